@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# KTP: build, boot and test the patched Linux 6.12 kernel.
+#   make run     build the patched kernel and boot it in QEMU
+#   make check   every test: static checks, KUnit and kselftests
+# Everything generated goes to build/.
+
+H := harness
+SHELL := /bin/bash
+
+.PHONY: all deps tree series kernel initramfs run check static refresh clean help
+
+all: help
+
+help:
+	@echo "make run     build the patched kernel, boot it in QEMU, show KTP working"
+	@echo "make check   every test (static checks, KUnit, kselftests)"
+	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
+
+deps:
+	@$(H)/deps.sh
+
+tree: deps
+	@$(H)/tree.sh
+
+series: tree
+	@mkdir -p build/logs
+	@$(H)/series.sh
+
+kernel: tree
+	@$(H)/build.sh
+
+initramfs: kernel
+	@$(H)/initramfs.sh
+
+# On a terminal: an interactive shell in the guest. Otherwise (CI=true,
+# or no tty): the scripted demo.
+run: initramfs
+	@if [ -t 0 ] && [ -t 1 ] && [ "$${CI:-}" != true ]; then \
+		$(H)/boot.sh shell; \
+	else \
+		$(H)/boot.sh demo; \
+	fi
+
+static: series kernel
+	@$(H)/static-checks.sh
+
+check:
+	@$(H)/check.sh
+
+refresh:
+	@$(H)/refresh.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the test kernel in QEMU (TCG, no KVM here).
+#   boot.sh check   run KUnit (at boot) and the kselftests, save the logs
+#   boot.sh demo    run the scripted demo, console on stdout
+#   boot.sh shell   interactive busybox shell on the serial console
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+mode=${1:-shell}
+KOUT=${KTP_KOUT:-$KOUT}
+tag=${KTP_LOG_TAG:-$mode}
+kernel=$KOUT/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel: run make kernel"
+[ -f "$BUILD/initramfs.cpio" ] || die "no initramfs: run make initramfs"
+mkdir -p "$LOGS"
+
+append="console=ttyS0 panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPEND:-}"
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "${KTP_MEM:-1G}"
+      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot)
+
+case $mode in
+check)
+	rm -f "$LOGS/$tag-console.log" "$LOGS/$tag-kselftest.log"
+	start=$(date +%s)
+	rc=0
+	timeout -k 10 "${KTP_BOOT_TIMEOUT:-1500}" "${qemu[@]}" -display none -monitor none \
+		-serial "file:$LOGS/$tag-console.log" -serial "file:$LOGS/$tag-kselftest.log" \
+		-append "$append" < /dev/null || rc=$?
+	echo "$rc" > "$LOGS/$tag-qemu.rc"
+	say "QEMU ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"
+	;;
+demo)
+	timeout -k 10 600 "${qemu[@]}" -nographic -append "$append" < /dev/null |
+		tee "$LOGS/demo-console.log"
+	;;
+shell)
+	echo "Leave with 'reboot -f' in the guest (or Ctrl-A X)."
+	timeout -k 10 "${KTP_SHELL_TIMEOUT:-7200}" "${qemu[@]}" -nographic -append "$append"
+	;;
+*)
+	die "usage: boot.sh check|demo|shell"
+	;;
+esac

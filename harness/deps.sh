@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what building, booting and checking KTP needs on Debian 12,
+# or say what is missing when this is not root.
+set -euo pipefail
+
+PKGS=(build-essential git python3 perl file rsync xz-utils
+      linux-source-6.12 qemu-system-x86 busybox-static sparse coccinelle
+      quilt ccache flex bison bc cpio kmod libelf-dev libssl-dev trace-cmd)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "== installing: ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+	echo "error: missing packages; as root run: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" > /tmp/ktp-apt.log 2>&1 ||
+	{ tail /tmp/ktp-apt.log >&2; echo "error: apt-get install ${missing[*]} failed" >&2; exit 1; }

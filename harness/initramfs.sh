@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the test VM's initramfs: busybox-static, the installed KTP
+# kselftests (kselftest-install), the shared libraries any dynamically
+# linked program among them needs, and harness/guest-init as /init.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+ROOT=$BUILD/initramfs
+CPIO=$BUILD/initramfs.cpio
+BUSYBOX=${KTP_BUSYBOX:-/bin/busybox}
+
+[ -x "$KOUT/usr/gen_init_cpio" ] || die "build the kernel first (make kernel)"
+file "$BUSYBOX" | grep -q 'statically linked' || die "$BUSYBOX is not busybox-static"
+
+# Copy a dynamically linked program's libraries to the same paths.
+add_libs() {
+	local lib
+
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+		[ -e "$ROOT$lib" ] && continue
+		mkdir -p "$ROOT$(dirname "$lib")"
+		cp -L "$lib" "$ROOT$lib"
+	done
+}
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root}
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+for app in $("$BUSYBOX" --list-full); do
+	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
+done
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+install -m 755 "$TOP/harness/guest-init" "$ROOT/init"
+install -m 755 "$TOP/harness/ktp-demo.sh" "$ROOT/ktp-demo.sh"
+install -m 644 "$TOP/harness/ktp-banner" "$ROOT/ktp-banner"
+
+say "installing the KTP kselftests"
+rm -rf "$KOUT/kselftest"
+make -C "$SRC" O="$KOUT" ARCH=x86_64 TARGETS=ktp \
+	INSTALL_PATH="$ROOT/kselftest" kselftest-install > "$LOGS/kselftest-install.log" 2>&1 ||
+	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "kselftest-install failed"; }
+[ -x "$ROOT/kselftest/run_kselftest.sh" ] || die "kselftest-install produced no run_kselftest.sh"
+
+while read -r f; do
+	file "$f" | grep -q 'dynamically linked' && add_libs "$f"
+done < <(find "$ROOT" -type f -perm -u+x)
+
+printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\nnod /dev/null 0666 0 0 c 1 3\n' > "$BUILD/initramfs.list"
+(cd "$KOUT" && "$SRC/usr/gen_initramfs.sh" -o "$CPIO" -u squash -g squash "$ROOT" "$BUILD/initramfs.list")
+say "initramfs: ${CPIO#$TOP/} ($(du -h "$CPIO" | cut -f1))"

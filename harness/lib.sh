@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the KTP harness scripts; sourced, never run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${KTP_BUILD:-$TOP/build}
+SRC=$BUILD/linux		# patched kernel tree (git, one commit per patch)
+AMTREE=$BUILD/linux-am		# worktree where the exported series is git am'ed
+KOUT=$BUILD/kernel		# O= build directory
+LOGS=$BUILD/logs
+SERIES_OUT=$BUILD/series
+TARBALL=${KTP_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+JOBS=${KTP_JOBS:-$(nproc)}
+SMP=${KTP_SMP:-2}
+
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
+export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-KTP Developers}
+export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ktp@example.org}
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
+export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+
+die() { echo "error: $*" >&2; exit 1; }
+say() { echo "== $*"; }
+
+# Paths a patch adds are kernel paths. They live in kernel-tree-overlay/,
+# except the selftests and documentation, which live at the project root.
+overlay_path() {
+	case $1 in
+	tools/testing/selftests/ktp/*|Documentation/*) echo "$TOP/$1" ;;
+	*) echo "$TOP/kernel-tree-overlay/$1" ;;
+	esac
+}

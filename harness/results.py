@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge a `boot.sh check` run from its logs.
+
+KUnit reports in KTAP on the console while the kernel boots; the
+kselftests report in KTAP on the second serial port. Every leaf result
+(a test case, not a suite) counts. The run fails on any `not ok`, a plan
+that does not match its results, a kernel report (oops, BUG, WARNING,
+KASAN, lockdep, ...) anywhere in the console log, a guest whose CPU count
+is not the one asked for, a missing result, or a timeout. The last line
+printed is `N passed, N failed` (with `, N skipped` when any were).
+"""
+import argparse
+import re
+import sys
+
+TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(not ok|ok) (\d+)\b ?(?:- )?([^#]*?)\s*(?:#\s*(.*))?$')
+PLAN = re.compile(r'^1\.\.(\d+)')
+REPORTS = re.compile(
+    r'(Oops|BUG:|WARNING:|Kernel panic|general protection fault|'
+    r'UBSAN:|unreferenced object|INFO: task .* blocked|'
+    r'soft lockup|hard LOCKUP|detected stalls|Call Trace:)')
+
+
+def strip(line):
+    """Return (depth, text) of a KTAP line: each leading '# ' of kselftest
+    nesting and each 4 spaces of KUnit indentation is one level."""
+    line = TIMESTAMP.sub('', line.rstrip('\r\n'))
+    depth = 0
+    while True:
+        if line.startswith('# ') and (RESULT.match(line[2:].lstrip(' ')) or
+                                      PLAN.match(line[2:].lstrip(' ')) or
+                                      line[2:].startswith('# ') or
+                                      line[2:].startswith('    ')):
+            line = line[2:]
+            depth += 1
+        elif line.startswith('    '):
+            line = line[4:]
+            depth += 1
+        else:
+            return depth, line
+
+
+class Ktap:
+    def __init__(self, name):
+        self.name = name
+        self.passed = self.failed = self.skipped = 0
+        self.failures = []
+        self.errors = []
+        self.plans = {}		# depth -> [expected, seen]
+        self.fail_mark = {}	# depth -> failures counted before its subtests
+
+    def feed(self, raw):
+        depth, text = strip(raw)
+        m = PLAN.match(text)
+        if m:
+            self.plans[depth] = [int(m.group(1)), 0]
+            if depth > 0:
+                self.fail_mark.setdefault(depth - 1, self.failed)
+            return
+        m = RESULT.match(text)
+        if not m:
+            return
+        ok, _, desc, directive = m.groups()
+        directive = (directive or '').strip()
+        self.close_plan(depth + 1, desc)
+        if depth in self.plans:
+            self.plans[depth][1] += 1
+        mark = self.fail_mark.pop(depth, None)
+        if mark is not None:
+            # a suite or a kselftest program: its cases were counted
+            if ok == 'not ok' and self.failed == mark:
+                self.errors.append('%s: %s failed: %s' % (self.name, desc, directive))
+            return
+        if directive.upper().startswith('SKIP'):
+            self.skipped += 1
+        elif ok == 'ok':
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append(desc)
+
+    def close_plan(self, depth, desc):
+        plan = self.plans.pop(depth, None)
+        if plan and plan[0] != plan[1]:
+            self.errors.append('%s: %s planned %d results but gave %d'
+                               % (self.name, desc or 'top level', plan[0], plan[1]))
+
+    def finish(self):
+        for depth in sorted(self.plans):
+            self.close_plan(depth, None)
+        if self.passed + self.failed + self.skipped == 0:
+            self.errors.append('%s: no results' % self.name)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--console', required=True)
+    ap.add_argument('--kselftest', required=True)
+    ap.add_argument('--qemu-rc', required=True)
+    ap.add_argument('--smp', type=int, required=True)
+    args = ap.parse_args()
+
+    problems = []
+    with open(args.console, errors='replace') as f:
+        console = f.read().splitlines()
+    try:
+        with open(args.kselftest, errors='replace') as f:
+            kself = f.read().splitlines()
+    except FileNotFoundError:
+        kself = []
+    rc = open(args.qemu_rc).read().strip()
+    if rc == '124' or rc == '137':
+        problems.append('QEMU timed out')
+
+    kunit = Ktap('KUnit')
+    in_kernel = True
+    for line in console:
+        if 'KTP-HARNESS:' in line:
+            in_kernel = False
+            m = re.search(r'cpus=(\d+)', line)
+            if m and int(m.group(1)) != args.smp:
+                problems.append('guest has %s CPUs, QEMU was given %d'
+                                % (m.group(1), args.smp))
+        elif in_kernel:
+            kunit.feed(line)
+        if REPORTS.search(line):
+            problems.append('kernel report: ' + TIMESTAMP.sub('', line).strip())
+    kunit.finish()
+    if not any('cpus=' in l for l in console):
+        problems.append('the guest never reached /init')
+    if not any('KTP-HARNESS: done' in l for l in console):
+        problems.append('the guest did not finish (crash or timeout)')
+
+    ksft = Ktap('kselftest')
+    for line in kself:
+        ksft.feed(line)
+    ksft.finish()
+
+    for t in (kunit, ksft):
+        print('%-10s %d passed, %d failed, %d skipped'
+              % (t.name + ':', t.passed, t.failed, t.skipped))
+        for f in t.failures:
+            print('  not ok: ' + f)
+        problems += t.errors
+    for p in problems:
+        print('FAIL: ' + p)
+
+    passed = kunit.passed + ksft.passed
+    failed = kunit.failed + ksft.failed + len(problems)
+    skipped = kunit.skipped + ksft.skipped
+    line = '%d passed, %d failed' % (passed, failed)
+    if skipped:
+        line += ', %d skipped' % skipped
+    if skipped:
+        print('FAIL: %d skipped: everything here can run, a skip is not done' % skipped)
+    print(line)
+    return 1 if failed or skipped else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

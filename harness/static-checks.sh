@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The static checks of `make check`, on the exported series and the
+# built tree (run after harness/build.sh and harness/series.sh):
+#   - checkpatch.pl with checkpatch.conf on every exported patch,
+#   - sparse (C=2) on the C files the series adds,
+#   - W=1: no warning in a file the series adds or changes,
+#   - kernel-doc on the C files and headers the series adds,
+#   - every patch but the last builds on its own (the last is the kernel
+#     just built).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+W1OUT=$BUILD/kernel-w1
+BISECT_OUT=$BUILD/kernel-bisect
+fail=0
+
+# checkpatch
+mapfile -t cp_opts < <(grep -v '^#' "$TOP/checkpatch.conf" | grep .)
+for p in "$SERIES_OUT"/[0-9]*.patch; do
+	case $p in */0000-cover-letter.patch) continue ;; esac
+	if ! out=$(cd "$SRC" && perl scripts/checkpatch.pl "${cp_opts[@]}" "$p" 2>&1); then
+		echo "$out" >&2
+		echo "checkpatch: $(basename "$p") is not clean" >&2
+		fail=1
+	fi
+done
+[ $fail = 0 ] && say "checkpatch ${cp_opts[*]}: every patch clean"
+
+mapfile -t added < <(git -C "$SRC" diff --diff-filter=A --name-only ktp-base ktp)
+mapfile -t touched < <(git -C "$SRC" diff --name-only ktp-base ktp)
+new_c=() new_doc=() w1_objs=()
+for f in "${added[@]}"; do
+	case $f in
+	tools/*) ;;
+	*.c) new_c+=("$f"); new_doc+=("$f") ;;
+	*.h) new_doc+=("$f") ;;
+	esac
+done
+for f in "${touched[@]}"; do
+	case $f in
+	tools/*) ;;
+	*.c) [ -f "$KOUT/${f%.c}.o" ] && w1_objs+=("${f%.c}.o") ;;
+	esac
+done
+for f in "${new_c[@]}"; do
+	[ -f "$KOUT/${f%.c}.o" ] || { echo "$f is not built by the test configuration" >&2; fail=1; }
+done
+
+# W=1 and sparse, in a build directory of their own so that the kernel
+# build stays incremental.
+mkdir -p "$W1OUT"
+cp "$KOUT/.config" "$W1OUT/.config.new"
+cmp -s "$W1OUT/.config.new" "$W1OUT/.config" && rm "$W1OUT/.config.new" ||
+	mv "$W1OUT/.config.new" "$W1OUT/.config"
+KMAKE=(make -C "$SRC" O="$W1OUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
+"${KMAKE[@]}" -s olddefconfig > /dev/null
+if [ ${#w1_objs[@]} -gt 0 ]; then
+	"${KMAKE[@]}" W=1 "${w1_objs[@]}" > "$LOGS/w1.log" 2>&1 ||
+		{ tail -20 "$LOGS/w1.log" >&2; die "W=1 build of ${w1_objs[*]} failed"; }
+	touched_re=$(printf '%s\n' "${touched[@]}" | sed 's/[.]/[.]/g' | paste -sd'|')
+	if grep -E "^($SRC/)?($touched_re):[0-9]+:[0-9]+: warning" "$LOGS/w1.log" >&2; then
+		echo "W=1: warnings in files the series touches (${LOGS#$TOP/}/w1.log)" >&2
+		fail=1
+	else
+		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt)"
+	fi
+fi
+if [ ${#new_c[@]} -gt 0 ]; then
+	"${KMAKE[@]}" C=2 $(printf '%s\n' "${new_c[@]}" | sed 's/\.c$/.o/') > "$LOGS/sparse.log" 2>&1 ||
+		{ tail -20 "$LOGS/sparse.log" >&2; die "sparse build failed"; }
+	if grep -E ': (warning|error):' "$LOGS/sparse.log" >&2; then
+		echo "sparse: warnings (${LOGS#$TOP/}/sparse.log)" >&2
+		fail=1
+	else
+		say "sparse: clean on ${new_c[*]}"
+	fi
+fi
+
+# kernel-doc
+if [ ${#new_doc[@]} -gt 0 ]; then
+	if ! out=$(cd "$SRC" && perl scripts/kernel-doc -none -Wall "${new_doc[@]}" 2>&1) || [ -n "$out" ]; then
+		echo "$out" >&2
+		echo "kernel-doc: warnings" >&2
+		fail=1
+	else
+		say "kernel-doc -Wall: clean on ${#new_doc[@]} files"
+	fi
+fi
+
+# Bisectability: each patch before the last builds on its own.
+commits=$(git -C "$SRC" rev-list --reverse ktp-base..ktp~1 2>/dev/null || true)
+if [ -n "$commits" ]; then
+	bisect_tree=$BUILD/linux-bisect
+	[ -d "$bisect_tree" ] || git -C "$SRC" worktree add -q --detach "$bisect_tree" ktp-base
+	mkdir -p "$BISECT_OUT"
+	cp "$KOUT/.config" "$BISECT_OUT/.config"
+	for c in $commits; do
+		git -C "$bisect_tree" checkout -q --detach "$c"
+		if ! make -C "$bisect_tree" O="$BISECT_OUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" \
+			HOSTCC="ccache gcc" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
+			tail -20 "$LOGS/bisect.log" >&2
+			echo "bisect: $(git -C "$SRC" log -1 --format=%s "$c") does not build on its own" >&2
+			fail=1
+			break
+		fi
+	done
+	[ $fail = 0 ] && say "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own"
+fi
+
+[ $fail = 0 ] || die "static checks failed"

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Assemble the patched kernel tree: extract the Debian linux-source-6.12
+# tarball into build/linux, commit it as the base (tag ktp-base), then
+# turn every entry of `series` into one commit holding the patch (applied
+# with fuzz 0) and the new files harness/new-files assigns to it.
+#
+# Commits are built in a scratch index and then checked out, so files the
+# series does not change keep their timestamps and builds stay incremental.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+NEWFILES=$TOP/harness/new-files
+
+check_new_files() {
+	local f p n bad=0
+
+	# every declared file exists and belongs to a patch in the series
+	while read -r p f; do
+		[ -e "$(overlay_path "$f")" ] || [ -L "$(overlay_path "$f")" ] ||
+			{ echo "new-files: $f ($p) does not exist" >&2; bad=1; }
+		grep -qxF "$p" <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series") ||
+			{ echo "new-files: $p is not in series" >&2; bad=1; }
+	done < <(grep -v '^#' "$NEWFILES" | grep .)
+
+	# each path is declared once
+	for f in $(grep -v '^#' "$NEWFILES" | awk '{print $2}' | sort | uniq -d); do
+		echo "new-files: $f is declared more than once" >&2; bad=1
+	done
+
+	# every file of the overlay, the selftests and the documentation is declared
+	while read -r f; do
+		n=$(awk -v f="$f" '$2 == f' "$NEWFILES" | wc -l)
+		[ "$n" = 1 ] || { echo "new-files: $f belongs to no patch" >&2; bad=1; }
+	done < <(cd "$TOP" && { (cd kernel-tree-overlay && find . -type f -o -type l) ;
+			      for d in tools Documentation; do [ ! -d $d ] || find $d -type f -o -type l; done; } |
+		 sed 's|^\./||' | sort)
+
+	# an overlay path must not shadow a root one
+	if [ -d "$TOP/kernel-tree-overlay/tools/testing/selftests/ktp" ] ||
+	   [ -d "$TOP/kernel-tree-overlay/Documentation" ]; then
+		echo "kernel-tree-overlay/ must not hold selftests/ktp or Documentation" >&2; bad=1
+	fi
+	[ $bad = 0 ] || die "harness/new-files does not match the files in the project"
+}
+
+extract_base() {
+	local stamp
+
+	stamp=$(stat -c '%s %Y' "$TARBALL" 2>/dev/null) ||
+		die "$TARBALL missing: install linux-source-6.12 (make deps)"
+	if [ -d "$SRC/.git" ] && git -C "$SRC" rev-parse -q --verify ktp-base >/dev/null &&
+	   [ "$(cat "$BUILD/base-tarball" 2>/dev/null)" = "$stamp" ]; then
+		return
+	fi
+	say "extracting $TARBALL"
+	rm -rf "$SRC" "$AMTREE" "$BUILD/extract"
+	mkdir -p "$BUILD/extract"
+	tar -xf "$TARBALL" -C "$BUILD/extract"
+	mv "$BUILD/extract"/linux-source-6.12 "$SRC"
+	rmdir "$BUILD/extract"
+	git -C "$SRC" init -q -b base
+	git -C "$SRC" add -A -f .
+	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+		git -C "$SRC" commit -q -m "Linux $(make -s -C "$SRC" kernelversion) (Debian linux-source-6.12)"
+	git -C "$SRC" tag ktp-base
+	echo "$stamp" > "$BUILD/base-tarball"
+}
+
+apply_series() {
+	local parent p f path mode blob tree info msg out
+	local idx=$BUILD/series.index
+
+	export GIT_DIR=$SRC/.git GIT_INDEX_FILE=$idx
+	rm -f "$idx"
+	git read-tree ktp-base
+	parent=$(git rev-parse ktp-base)
+	while read -r p; do
+		[ -f "$TOP/patches/$p" ] || die "series names $p but patches/$p is missing"
+		if grep -q '^diff --git ' "$TOP/patches/$p"; then
+			if ! out=$(git apply --cached -v -p1 "$TOP/patches/$p" 2>&1); then
+				echo "$out" | grep -v '^Checking patch' >&2
+				die "patch $p does not apply to Linux $(cat "$BUILD/base-version") (fuzz 0); the failing hunk is shown above"
+			fi
+		fi
+		while read -r f; do
+			path=$(overlay_path "$f")
+			if [ -L "$path" ]; then
+				mode=120000; blob=$(readlink "$path" | tr -d '\n' | git hash-object -w --stdin)
+			else
+				mode=100644; [ -x "$path" ] && mode=100755
+				blob=$(git hash-object -w "$path")
+			fi
+			git update-index --add --cacheinfo "$mode,$blob,$f"
+		done < <(awk -v p="$p" '$1 == p {print $2}' "$TOP/harness/new-files")
+		tree=$(git write-tree)
+		info=$(git mailinfo "$BUILD/msg" /dev/null < "$TOP/patches/$p")
+		msg=$(sed -n 's/^Subject: //p' <<<"$info")
+		[ -n "$msg" ] || die "patch $p has no Subject"
+		parent=$(GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' <<<"$info") \
+			 GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' <<<"$info") \
+			 GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+			 git commit-tree "$tree" -p "$parent" -F <(printf '%s\n\n' "$msg"; cat "$BUILD/msg"))
+	done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	rm -f "$idx"
+	unset GIT_DIR GIT_INDEX_FILE
+
+	git -C "$SRC" checkout -q -B ktp "$parent"
+	git -C "$SRC" clean -fdqx
+	git -C "$SRC" config branch.ktp.description "$(cat "$TOP/harness/cover-letter")"
+}
+
+mkdir -p "$BUILD"
+check_new_files
+if [ -d "$SRC/.git" ] && [ -n "$(git -C "$SRC" status --porcelain --ignored)" ]; then
+	die "build/linux has uncommitted changes: commit them and run 'make refresh', or discard them"
+fi
+extract_base
+make -s -C "$SRC" kernelversion > "$BUILD/base-version"
+say "base: Linux $(cat "$BUILD/base-version") ($(git -C "$SRC" rev-parse --short ktp-base))"
+apply_series
+say "series: $(git -C "$SRC" rev-list --count ktp-base..ktp) patches applied, tree at $(git -C "$SRC" rev-parse --short ktp)"
