@@ -31,6 +31,9 @@ cp "$BUSYBOX" "$ROOT/bin/busybox"
 for app in $("$BUSYBOX" --list-full); do
 	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
 done
+# kselftest's runner.sh needs GNU timeout (--foreground)
+rm -f "$ROOT/usr/bin/timeout"
+cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 install -m 755 "$TOP/harness/guest-init" "$ROOT/init"

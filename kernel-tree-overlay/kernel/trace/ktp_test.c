@@ -30,6 +30,7 @@ static struct kunit_suite ktp_test_suite = {
 	.name = "ktp",
 	.test_cases = ktp_test_cases,
 };
+
 kunit_test_suite(ktp_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for KTP");

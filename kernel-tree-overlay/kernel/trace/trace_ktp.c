@@ -13,6 +13,7 @@
 #include <linux/init.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/tracefs.h>
 
 #include "trace.h"
@@ -39,6 +40,10 @@ static int ktp_probes_open(struct inode *inode, struct file *file)
 
 static int ktp_create_or_delete(const char *raw_command)
 {
+	/* Blank lines and comments are accepted, so O_TRUNC writes work. */
+	if (!*skip_spaces(raw_command))
+		return 0;
+
 	/* No probe type is implemented yet. */
 	return -EINVAL;
 }
