@@ -16,17 +16,27 @@ kernel=$KOUT/arch/x86/boot/bzImage
 [ -f "$BUILD/initramfs.cpio" ] || die "no initramfs: run make initramfs"
 mkdir -p "$LOGS"
 
+# A disk for the major page fault test: reads of a block device go to I/O.
+disk=$BUILD/disk.img
+[ -f "$disk" ] || dd if=/dev/urandom of="$disk" bs=1M count=4 status=none
+
 append="console=ttyS0 panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPEND:-}"
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "$SMP" -m "${KTP_MEM:-1G}"
-      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot)
+# Single-threaded TCG: with one host thread per vCPU, a vCPU can run a
+# stale translation of kernel text that another vCPU just patched (static
+# keys, text_poke_bp) and oops on a vanished int3. Round-robin vCPUs see
+# code changes at once.
+qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "$SMP" -m "${KTP_MEM:-1G}"
+      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot
+      -drive "file=$disk,format=raw,if=virtio,readonly=on")
 
 case $mode in
 check)
-	rm -f "$LOGS/$tag-console.log" "$LOGS/$tag-kselftest.log"
+	rm -f "$LOGS/$tag"-*.log
 	start=$(date +%s)
 	rc=0
 	timeout -k 10 "${KTP_BOOT_TIMEOUT:-1500}" "${qemu[@]}" -display none -monitor none \
 		-serial "file:$LOGS/$tag-console.log" -serial "file:$LOGS/$tag-kselftest.log" \
+		-serial "file:$LOGS/$tag-testlogs.log" \
 		-append "$append" < /dev/null || rc=$?
 	echo "$rc" > "$LOGS/$tag-qemu.rc"
 	say "QEMU ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"

@@ -22,7 +22,7 @@ stamp "static checks passed"
 "$TOP/harness/boot.sh" check
 stamp "test VM finished"
 rc=0
-python3 "$TOP/harness/results.py" --smp "$SMP" \
+python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
 	--console "$LOGS/check-console.log" --kselftest "$LOGS/check-kselftest.log" \
 	--qemu-rc "$LOGS/check-qemu.rc" > "$LOGS/results.txt" || rc=$?
 say "total $(( $(date +%s) - t0 ))s"

@@ -15,7 +15,8 @@ import re
 import sys
 
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
-RESULT = re.compile(r'^(not ok|ok) (\d+)\b ?(?:- )?([^#]*?)\s*(?:#\s*(.*))?$')
+RESULT = re.compile(r'^(not ok|ok) (\d+)\b ?(?:- )?(.*?)\s*'
+                    r'(?:#\s*((?:SKIP|TODO|XFAIL|exit=|UNRESOLVED|error)\b.*))?$')
 PLAN = re.compile(r'^1\.\.(\d+)')
 REPORTS = re.compile(
     r'(Oops|BUG:|WARNING:|Kernel panic|general protection fault|'
@@ -47,6 +48,7 @@ class Ktap:
         self.name = name
         self.passed = self.failed = self.skipped = 0
         self.failures = []
+        self.skips = []
         self.errors = []
         self.plans = {}		# depth -> [expected, seen]
         self.fail_mark = {}	# depth -> failures counted before its subtests
@@ -75,6 +77,7 @@ class Ktap:
             return
         if directive.upper().startswith('SKIP'):
             self.skipped += 1
+            self.skips.append(desc)
         elif ok == 'ok':
             self.passed += 1
         else:
@@ -100,6 +103,8 @@ def main():
     ap.add_argument('--kselftest', required=True)
     ap.add_argument('--qemu-rc', required=True)
     ap.add_argument('--smp', type=int, required=True)
+    ap.add_argument('--expected-skips',
+                    help='file of "description-prefix<TAB>reason" lines')
     args = ap.parse_args()
 
     problems = []
@@ -138,11 +143,24 @@ def main():
         ksft.feed(line)
     ksft.finish()
 
+    expected = []
+    if args.expected_skips:
+        with open(args.expected_skips) as f:
+            expected = [l.rstrip('\n').split('\t', 1) for l in f
+                        if l.strip() and not l.startswith('#')]
+    unexpected_skips = 0
     for t in (kunit, ksft):
         print('%-10s %d passed, %d failed, %d skipped'
               % (t.name + ':', t.passed, t.failed, t.skipped))
         for f in t.failures:
             print('  not ok: ' + f)
+        for d in t.skips:
+            why = [r for p, r in expected if d.startswith(p)]
+            if why:
+                print('  skipped: %s (cannot run here: %s)' % (d, why[0]))
+            else:
+                print('  skipped: %s (can run here: counts as not done)' % d)
+                unexpected_skips += 1
         problems += t.errors
     for p in problems:
         print('FAIL: ' + p)
@@ -153,10 +171,10 @@ def main():
     line = '%d passed, %d failed' % (passed, failed)
     if skipped:
         line += ', %d skipped' % skipped
-    if skipped:
-        print('FAIL: %d skipped: everything here can run, a skip is not done' % skipped)
+    if unexpected_skips:
+        print('FAIL: %d skipped that can run here' % unexpected_skips)
     print(line)
-    return 1 if failed or skipped else 0
+    return 1 if failed or unexpected_skips else 0
 
 
 if __name__ == '__main__':

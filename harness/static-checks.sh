@@ -17,7 +17,7 @@ BISECT_OUT=$BUILD/kernel-bisect
 fail=0
 
 # checkpatch
-mapfile -t cp_opts < <(grep -v '^#' "$TOP/checkpatch.conf" | grep .)
+mapfile -t cp_opts < <(grep -v '^#' "$TOP/checkpatch.conf" | grep . | tr ' ' '\n')
 for p in "$SERIES_OUT"/[0-9]*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
 	if ! out=$(cd "$SRC" && perl scripts/checkpatch.pl "${cp_opts[@]}" "$p" 2>&1); then
@@ -29,6 +29,18 @@ done
 [ $fail = 0 ] && say "checkpatch ${cp_opts[*]}: every patch clean"
 
 mapfile -t added < <(git -C "$SRC" diff --diff-filter=A --name-only ktp-base ktp)
+
+# MAINTAINERS covers every new file, and the KTP entry every KTP file.
+for f in "${added[@]}"; do
+	m=$(cd "$SRC" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --nol \
+		--norolestats -f "$f" 2>&1) || true
+	case $f in
+	*ktp*) grep -q '^KTP Developers' <<<"$m" ||
+		{ echo "MAINTAINERS: the KTP entry does not cover $f" >&2; fail=1; } ;;
+	*) grep -q '@' <<<"$m" || { echo "MAINTAINERS: nobody maintains $f" >&2; fail=1; } ;;
+	esac
+done
+[ $fail = 0 ] && say "MAINTAINERS: every one of ${#added[@]} new files has a maintainer"
 mapfile -t touched < <(git -C "$SRC" diff --name-only ktp-base ktp)
 new_c=() new_doc=() w1_objs=()
 for f in "${added[@]}"; do
