@@ -79,14 +79,15 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt)"
 	fi
 fi
-if [ ${#new_c[@]} -gt 0 ]; then
-	"${KMAKE[@]}" C=2 $(printf '%s\n' "${new_c[@]}" | sed 's/\.c$/.o/') > "$LOGS/sparse.log" 2>&1 ||
+# sparse on every C file the series adds or changes that this kernel builds
+if [ ${#w1_objs[@]} -gt 0 ]; then
+	"${KMAKE[@]}" C=2 "${w1_objs[@]}" > "$LOGS/sparse.log" 2>&1 ||
 		{ tail -20 "$LOGS/sparse.log" >&2; die "sparse build failed"; }
 	if grep -E ': (warning|error):' "$LOGS/sparse.log" >&2; then
 		echo "sparse: warnings (${LOGS#$TOP/}/sparse.log)" >&2
 		fail=1
 	else
-		say "sparse: clean on ${new_c[*]}"
+		say "sparse: clean on ${w1_objs[*]}"
 	fi
 fi
 
