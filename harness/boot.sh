@@ -47,7 +47,8 @@ demo)
 	;;
 shell)
 	echo "Leave with 'reboot -f' in the guest (or Ctrl-A X)."
-	timeout -k 10 "${KTP_SHELL_TIMEOUT:-7200}" "${qemu[@]}" -nographic -append "$append"
+	# --foreground: QEMU must stay in the terminal's process group to read it
+	timeout --foreground "${KTP_SHELL_TIMEOUT:-7200}" "${qemu[@]}" -nographic -append "$append"
 	;;
 *)
 	die "usage: boot.sh check|demo|shell"
