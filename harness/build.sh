@@ -8,17 +8,16 @@ source "$(dirname "$0")/lib.sh"
 
 FRAGMENT=${KTP_CONFIG:-$TOP/harness/ktp.config}
 KOUT=${KTP_KOUT:-$KOUT}
-KMAKE=(make -C "$SRC" O="$KOUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
 
 [ -d "$SRC/.git" ] || die "no kernel tree: run make tree"
 mkdir -p "$KOUT" "$LOGS"
 
 # Configure in a scratch file and install it only when it changed, so an
 # unchanged configuration does not touch the build.
-"${KMAKE[@]}" -s KCONFIG_CONFIG=.config.new tinyconfig >/dev/null
+kmake "$SRC" "$KOUT" -s KCONFIG_CONFIG=.config.new tinyconfig >/dev/null
 KCONFIG_CONFIG=$KOUT/.config.new "$SRC/scripts/kconfig/merge_config.sh" -m -O "$KOUT" \
 	"$KOUT/.config.new" "$FRAGMENT" > "$LOGS/merge_config.log"
-"${KMAKE[@]}" -s KCONFIG_CONFIG=.config.new olddefconfig >/dev/null
+kmake "$SRC" "$KOUT" -s KCONFIG_CONFIG=.config.new olddefconfig >/dev/null
 missing=0
 while read -r line; do
 	if ! grep -qxF "$line" "$KOUT/.config.new"; then
@@ -35,7 +34,7 @@ fi
 
 say "building $(cat "$BUILD/base-version") + $(git -C "$SRC" rev-list --count ktp-base..HEAD) patches in ${KOUT#$TOP/}"
 start=$(date +%s)
-if ! "${KMAKE[@]}" bzImage > "$LOGS/build.log" 2>&1; then
+if ! kmake "$SRC" "$KOUT" bzImage > "$LOGS/build.log" 2>&1; then
 	grep -E 'error|Error' "$LOGS/build.log" | head -20 >&2
 	die "kernel build failed; see ${LOGS#$TOP/}/build.log"
 fi

@@ -42,7 +42,7 @@ install -m 644 "$TOP/harness/ktp-banner" "$ROOT/ktp-banner"
 
 say "installing the KTP kselftests"
 rm -rf "$KOUT/kselftest"
-make -C "$SRC" O="$KOUT" ARCH=x86_64 TARGETS=ktp \
+kmake "$SRC" "$KOUT" TARGETS=ktp \
 	INSTALL_PATH="$ROOT/kselftest" kselftest-install > "$LOGS/kselftest-install.log" 2>&1 ||
 	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "kselftest-install failed"; }
 [ -x "$ROOT/kselftest/run_kselftest.sh" ] || die "kselftest-install produced no run_kselftest.sh"

@@ -18,6 +18,14 @@ export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ktp@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
 export GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 
+# kmake SRCDIR OUTDIR ARGS...: the kernel's make, out of tree, with ccache
+kmake() {
+	local src=$1 out=$2
+
+	shift 2
+	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo "== $*"; }
 

@@ -66,10 +66,9 @@ mkdir -p "$W1OUT"
 cp "$KOUT/.config" "$W1OUT/.config.new"
 cmp -s "$W1OUT/.config.new" "$W1OUT/.config" && rm "$W1OUT/.config.new" ||
 	mv "$W1OUT/.config.new" "$W1OUT/.config"
-KMAKE=(make -C "$SRC" O="$W1OUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc")
-"${KMAKE[@]}" -s olddefconfig > /dev/null
+kmake "$SRC" "$W1OUT" -s olddefconfig > /dev/null
 if [ ${#w1_objs[@]} -gt 0 ]; then
-	"${KMAKE[@]}" W=1 "${w1_objs[@]}" > "$LOGS/w1.log" 2>&1 ||
+	kmake "$SRC" "$W1OUT" W=1 "${w1_objs[@]}" > "$LOGS/w1.log" 2>&1 ||
 		{ tail -20 "$LOGS/w1.log" >&2; die "W=1 build of ${w1_objs[*]} failed"; }
 	touched_re=$(printf '%s\n' "${touched[@]}" | sed 's/[.]/[.]/g' | paste -sd'|')
 	if grep -E "^($SRC/)?($touched_re):[0-9]+:[0-9]+: warning" "$LOGS/w1.log" >&2; then
@@ -81,7 +80,7 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 fi
 # sparse on every C file the series adds or changes that this kernel builds
 if [ ${#w1_objs[@]} -gt 0 ]; then
-	"${KMAKE[@]}" C=2 "${w1_objs[@]}" > "$LOGS/sparse.log" 2>&1 ||
+	kmake "$SRC" "$W1OUT" C=2 "${w1_objs[@]}" > "$LOGS/sparse.log" 2>&1 ||
 		{ tail -20 "$LOGS/sparse.log" >&2; die "sparse build failed"; }
 	if grep -E ': (warning|error):' "$LOGS/sparse.log" >&2; then
 		echo "sparse: warnings (${LOGS#$TOP/}/sparse.log)" >&2
@@ -111,8 +110,7 @@ if [ -n "$commits" ]; then
 	cp "$KOUT/.config" "$BISECT_OUT/.config"
 	for c in $commits; do
 		git -C "$bisect_tree" checkout -q --detach "$c"
-		if ! make -C "$bisect_tree" O="$BISECT_OUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" \
-			HOSTCC="ccache gcc" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
+		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
 			tail -20 "$LOGS/bisect.log" >&2
 			echo "bisect: $(git -C "$SRC" log -1 --format=%s "$c") does not build on its own" >&2
 			fail=1
