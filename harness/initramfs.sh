@@ -31,6 +31,9 @@ cp "$BUSYBOX" "$ROOT/bin/busybox"
 for app in $("$BUSYBOX" --list-full); do
 	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
 done
+# A real tracing client for the tests: Debian's trace-cmd (its libraries
+# are copied below with those of every other program)
+cp /usr/bin/trace-cmd "$ROOT/usr/bin/trace-cmd"
 # kselftest's runner.sh needs GNU timeout (--foreground)
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
