@@ -15,8 +15,19 @@ echo 1 > events/exceptions/page_fault_exit/enable
 /kselftest/ktp/ktp_traps minor
 echo 0 > events/exceptions/enable
 grep 'ktp_traps' trace | tail -4
-echo "== the KTP control file"
-ls -l ktp_probes
-echo 'p vfs_read' >> ktp_probes
+echo > trace
+echo "== a KTP probe on vfs_read and one on its return"
+echo 'p:rd vfs_read count=%dx:u64 comm=$comm' > ktp_probes
+echo 'r:rdret vfs_read ret=$retval:s64' >> ktp_probes
+cat ktp_probes
+echo 1 > events/ktp/enable
+dd if=/dev/zero of=/dev/null bs=1234 count=1 2>/dev/null
+echo 0 > events/ktp/enable
+grep -E ' (rd|rdret): .*(count=1234|ret=1234)' trace
+cat ktp_profile
+echo "== a bad definition: EINVAL, and error_log points at the token"
+echo 'p:bad vfs_read count=%dx:u64 ^oops' >> ktp_probes
+tail -3 error_log
+echo > ktp_probes
 echo "== the KTP kselftests"
 cd /kselftest && ./run_kselftest.sh
