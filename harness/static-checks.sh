@@ -78,15 +78,16 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt)"
 	fi
 fi
-# sparse on every C file the series adds or changes that this kernel builds
+# sparse on every C file the series adds or changes that this kernel
+# builds: no warning on a line the series added (a new file is all added)
 if [ ${#w1_objs[@]} -gt 0 ]; then
 	kmake "$SRC" "$W1OUT" C=2 "${w1_objs[@]}" > "$LOGS/sparse.log" 2>&1 ||
 		{ tail -20 "$LOGS/sparse.log" >&2; die "sparse build failed"; }
-	if grep -E ': (warning|error):' "$LOGS/sparse.log" >&2; then
-		echo "sparse: warnings (${LOGS#$TOP/}/sparse.log)" >&2
+	if ! "$TOP/harness/new-warnings.py" "$LOGS/sparse.log" "$SRC" ktp-base ktp >&2; then
+		echo "sparse: warnings on lines the series added (${LOGS#$TOP/}/sparse.log)" >&2
 		fail=1
 	else
-		say "sparse: clean on ${w1_objs[*]}"
+		say "sparse: no warning on the series' lines of ${w1_objs[*]}"
 	fi
 fi
 
