@@ -20,7 +20,9 @@ mkdir -p "$LOGS"
 disk=$BUILD/disk.img
 [ -f "$disk" ] || dd if=/dev/urandom of="$disk" bs=1M count=4 status=none
 
-append="console=ttyS0 panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPEND:-}"
+# oops=panic with panic=-1: an oops ends the run at once (QEMU exits on
+# the reboot) instead of leaving a hung guest to the timeout.
+append="console=ttyS0 oops=panic panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPEND:-}"
 # Single-threaded TCG: with one host thread per vCPU, a vCPU can run a
 # stale translation of kernel text that another vCPU just patched (static
 # keys, text_poke_bp) and oops on a vanished int3. Round-robin vCPUs see
