@@ -8,13 +8,14 @@
 H := harness
 SHELL := /bin/bash
 
-.PHONY: all deps tree series kernel initramfs run check static refresh clean help
+.PHONY: all deps tree series kernel initramfs run bench check static refresh clean help
 
 all: help
 
 help:
 	@echo "make run     build the patched kernel, boot it in QEMU, show KTP working"
 	@echo "make check   every test (static checks, KUnit, kselftests)"
+	@echo "make bench   instructions each kind of probe adds to a syscall (QEMU -icount)"
 	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
 
 deps:
@@ -41,6 +42,11 @@ run: initramfs
 	else \
 		$(H)/boot.sh demo; \
 	fi
+
+# Instructions each kind of probe adds to a system call, under
+# QEMU -icount: deterministic, so kept out of make check.
+bench: initramfs
+	@$(H)/bench.sh
 
 static: series kernel
 	@$(H)/static-checks.sh

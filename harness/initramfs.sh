@@ -42,6 +42,9 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 install -m 755 "$TOP/harness/guest-init" "$ROOT/init"
 install -m 755 "$TOP/harness/ktp-demo.sh" "$ROOT/ktp-demo.sh"
 install -m 644 "$TOP/harness/ktp-banner" "$ROOT/ktp-banner"
+# make bench: its guest script and a static getppid() timer
+install -m 755 "$TOP/harness/bench/ktp-bench.sh" "$ROOT/ktp-bench.sh"
+gcc -static -O2 -Wall -o "$ROOT/ktp_bench" "$TOP/harness/bench/ktp_bench.c"
 
 say "installing the KTP kselftests"
 rm -rf "$KOUT/kselftest"

@@ -25,6 +25,19 @@ dd if=/dev/zero of=/dev/null bs=1234 count=1 2>/dev/null
 echo 0 > events/ktp/enable
 grep -E ' (rd|rdret): .*(count=1234|ret=1234)' trace
 cat ktp_profile
+echo > ktp_probes
+echo > trace
+echo "== a condition and fetch expressions, compiled to eBPF and JIT-compiled"
+echo 'p:big vfs_read n=$arg3 kb=$arg3>>10 if $arg3 >= 4096 && $comm != "sh"' > ktp_probes
+cat ktp_probes
+echo 1 > events/ktp/enable
+for bs in 1000 8192 65536; do
+	dd if=/dev/zero of=/dev/null bs=$bs count=1 2>/dev/null
+done
+echo 0 > events/ktp/enable
+grep ' big: ' trace
+cat ktp_profile
+cat ktp_programs
 echo "== a bad definition: EINVAL, and error_log points at the token"
 echo 'p:bad vfs_read count=%dx:u64 ^oops' >> ktp_probes
 tail -3 error_log

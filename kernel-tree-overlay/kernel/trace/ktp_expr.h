@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KTP's expression compiler: probe conditions and fetch expressions in C
+ * syntax, compiled to one eBPF program per probe.
+ */
+#ifndef _KERNEL_TRACE_KTP_EXPR_H
+#define _KERNEL_TRACE_KTP_EXPR_H
+
+#include <linux/filter.h>
+#include <linux/types.h>
+
+struct pt_regs;
+struct seq_file;
+struct trace_event_call;
+
+/* Limits; a longer or deeper expression is refused with a caret */
+#define KTP_EXPR_MAX_DEPTH	32	/* nesting of operands */
+#define KTP_EXPR_MAX_NODES	512	/* terms and operators of one expression */
+#define KTP_EXPR_MAX_INSNS	4096	/* eBPF instructions of one probe */
+#define KTP_EXPR_MAX_FETCHES	128	/* fetch expressions of one probe */
+#define KTP_EXPR_STR_MAX	256	/* bytes of a string compared */
+
+/* What the terms of an expression may name */
+#define KTP_ENV_FENTRY		BIT(0)	/* $argN: at a function's entry */
+#define KTP_ENV_RETURN		BIT(1)	/* $retval, $argN saved at entry */
+#define KTP_ENV_EVENT		BIT(2)	/* $FIELD of @event, no registers */
+
+/**
+ * struct ktp_expr_env - where the expressions of a probe run
+ * @flags: KTP_ENV_* flags
+ * @event: the event whose fields a "t" probe reads, or NULL
+ */
+struct ktp_expr_env {
+	unsigned int			flags;
+	struct trace_event_call		*event;
+};
+
+/**
+ * struct ktp_run_ctx - what a compiled program reads, one per hit
+ * @regs: registers of a "p" or "r" probe's hit, NULL for "t"
+ * @rec: the event record of a "t" probe's hit, NULL for "p" and "r"
+ * @entry: the $argN values an "r" probe saved at function entry
+ * @vals: where the program writes the values of fetch expressions
+ * @faults: reads that faulted during this run (each one read as 0)
+ */
+struct ktp_run_ctx {
+	struct pt_regs		*regs;
+	void			*rec;
+	unsigned long		*entry;
+	u64			*vals;
+	unsigned long		faults;
+};
+
+/**
+ * struct ktp_expr_error - where and why an expression was refused
+ * @pos: offset of the offending character in the expression
+ * @code: TP_ERR_* code of the message for error_log
+ */
+struct ktp_expr_error {
+	int	pos;
+	int	code;
+};
+
+/**
+ * struct ktp_prog - the compiled condition and fetch expressions of a probe
+ * @prog: the eBPF program; JIT-compiled unless @prog->jited is false
+ * @has_cond: whether the program tests a condition
+ * @nr_entry_args: how many $argN an "r" probe must save at entry
+ * @lits: string literals the program points to
+ * @nr_lits: number of @lits
+ */
+struct ktp_prog {
+	struct bpf_prog		*prog;
+	bool			has_cond;
+	unsigned int		nr_entry_args;
+	char			**lits;
+	unsigned int		nr_lits;
+};
+
+struct ktp_compiler;
+
+struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
+void ktp_compiler_destroy(struct ktp_compiler *c);
+int ktp_compile_cond(struct ktp_compiler *c, const char *src,
+		     struct ktp_expr_error *err);
+int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
+		      unsigned int slot, bool *is_signed,
+		      struct ktp_expr_error *err);
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
+void ktp_prog_free(struct ktp_prog *kp);
+void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
+int ktp_expr_eval(const struct ktp_expr_env *env, const char *src,
+		  struct ktp_run_ctx *ctx, u64 *val,
+		  struct ktp_expr_error *err);
+
+/**
+ * ktp_prog_run - run a probe's program on one hit
+ * @kp: the compiled program
+ * @ctx: what the program reads, and where it writes fetched values
+ *
+ * Return: 0 if the condition is false, nonzero otherwise.
+ */
+static __always_inline u32 ktp_prog_run(const struct ktp_prog *kp,
+					struct ktp_run_ctx *ctx)
+{
+	return bpf_prog_run(kp->prog, ctx);
+}
+
+#endif /* _KERNEL_TRACE_KTP_EXPR_H */
