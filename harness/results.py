@@ -104,6 +104,8 @@ def main():
     ap.add_argument('--smp', type=int, required=True)
     ap.add_argument('--expected-skips',
                     help='file of "description-prefix<TAB>reason" lines')
+    ap.add_argument('--require', action='append', default=[],
+                    help='a line the console must have (e.g. a kmemleak scan)')
     args = ap.parse_args()
 
     problems = []
@@ -136,6 +138,9 @@ def main():
         problems.append('the guest never reached /init')
     if not any('KTP-HARNESS: done' in l for l in console):
         problems.append('the guest did not finish (crash or timeout)')
+    for r in args.require:
+        if not any(r in l for l in console):
+            problems.append('the console lacks "%s"' % r)
 
     ksft = Ktap('kselftest')
     for line in kself:

@@ -30,6 +30,7 @@
 #include <linux/ctype.h>
 #include <linux/glob.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -176,6 +177,10 @@ static int ktp_lex_char(const char **pp)
 	const char *p = *pp;
 	int ch = *p++;
 
+	/* never past the end of the expression */
+	if (!ch)
+		return -1;
+
 	if (ch == '\\') {
 		static const char from[] = "ntr0\\'\"", to[] = "\n\t\r\0\\'\"";
 		const char *e;
@@ -183,7 +188,7 @@ static int ktp_lex_char(const char **pp)
 		ch = *p++;
 		e = ch ? memchr(from, ch, sizeof(from) - 1) : NULL;
 		if (!e)
-			return -1;
+			return -1;	/* *pp stays at the backslash */
 		ch = to[e - from];
 	}
 	*pp = p;
@@ -242,7 +247,7 @@ static int ktp_next(struct ktp_compiler *c)
 		p++;
 		while (*p && *p != '"') {
 			if (ktp_lex_char(&p) < 0)
-				return ktp_fail(c, p - 1, TP_ERR_KTP_EXPR_SYNTAX);
+				return ktp_fail(c, p, TP_ERR_KTP_EXPR_SYNTAX);
 		}
 		if (*p != '"')
 			return ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
@@ -361,6 +366,9 @@ BPF_CALL_3(ktp_bpf_read, struct ktp_run_ctx *, ctx, unsigned long, addr,
 	return val;
 }
 
+/* KTP's handler path: a probe here would only ever miss */
+NOKPROBE_SYMBOL(ktp_bpf_read);
+
 /* Compare the string at @addr (or $comm) with the literal @lit. */
 BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
 	   const char *, lit, u32, how)
@@ -383,6 +391,8 @@ BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
 	match = !strcmp(buf, lit);
 	return (how & KTP_STR_OPS) == KTP_STR_EQ ? match : !match;
 }
+
+NOKPROBE_SYMBOL(ktp_bpf_strcmp);
 
 /* ---- parser ---- */
 

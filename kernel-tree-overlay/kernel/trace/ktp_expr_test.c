@@ -374,6 +374,34 @@ static void ktp_rand_expr(u32 *st, char *s, size_t size, int depth)
 }
 
 /*
+ * A program writes memory only in its stack frame and in ctx->vals[],
+ * through the pointer it has just loaded from the context.
+ */
+static void ktp_expect_no_stray_store(struct kunit *test,
+				      const struct bpf_prog *fp)
+{
+	const struct bpf_insn *insn = fp->insnsi;
+	u32 i;
+
+	for (i = 0; i < fp->len; i++) {
+		u8 class = BPF_CLASS(insn[i].code);
+
+		if (class != BPF_ST && class != BPF_STX)
+			continue;
+		if (insn[i].dst_reg == BPF_REG_FP)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, (int)insn[i].dst_reg, BPF_REG_2, "insn %u", i);
+		KUNIT_ASSERT_GT(test, i, 0);
+		KUNIT_EXPECT_EQ_MSG(test, insn[i - 1].code, BPF_LDX | BPF_MEM | BPF_DW,
+				    "insn %u", i);
+		KUNIT_EXPECT_EQ(test, (int)insn[i - 1].dst_reg, BPF_REG_2);
+		KUNIT_EXPECT_EQ(test, (int)insn[i - 1].src_reg, BPF_REG_6);
+		KUNIT_EXPECT_EQ(test, insn[i - 1].off,
+				offsetof(struct ktp_run_ctx, vals));
+	}
+}
+
+/*
  * The reference evaluator, the interpreter and the JIT agree on
  * KTP_TEST_EXPRS random expressions over random registers and memory.
  */
@@ -427,6 +455,8 @@ static void ktp_expr_differential_test(struct kunit *test)
 			kp = ktp_compiler_finish(c, jit);
 			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
 			KUNIT_ASSERT_EQ(test, !!kp->prog->jited, jit);
+			if (!jit)
+				ktp_expect_no_stray_store(test, kp->prog);
 			e->ctx.faults = 0;
 			preempt_disable();
 			ktp_prog_run(kp, &e->ctx);
@@ -448,10 +478,64 @@ static void ktp_expr_differential_test(struct kunit *test)
 		   done);
 }
 
+/*
+ * Random streams of tokens and bytes: the parser accepts or refuses
+ * each, never reads past it, and points an error inside it.
+ */
+static void ktp_expr_fuzz_test(struct kunit *test)
+{
+	static const char * const toks[] = {
+		"$arg1", "%ax", "%di", "$retval", "$comm", "$stack", "$stack3",
+		"jiffies", "&", "0", "1", "0x", "0x7fffffffffffffff", "077",
+		"18446744073709551616", "'a'", "'", "\"ab\"", "\"", "(", ")",
+		"(u8)", "(s64 *)", "*", "+8(", "-", "~", "!", "+", "/", "%", "<<",
+		">>", "<", "<=", "==", "!=", "&&", "||", "?", ":", "@", "@vfs_read",
+		"=", "#", " ", "\xff", "[", ".",
+	};
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct ktp_expr_error err;
+	u32 st = KTP_TEST_SEED;
+	int n, i, len, accepted = 0;
+	char src[256];
+	u64 val;
+
+	for (n = 0; n < 20000; n++) {
+		len = 0;
+		src[0] = '\0';
+		for (i = ktp_rand(&st) % 12; i >= 0; i--) {
+			if (ktp_rand(&st) % 8) {
+				len += scnprintf(src + len, sizeof(src) - len, "%s",
+						 toks[ktp_rand(&st) % ARRAY_SIZE(toks)]);
+			} else if (len < sizeof(src) - 1) {
+				src[len++] = 1 + ktp_rand(&st) % 255;
+				src[len] = '\0';
+			}
+		}
+		e->ctx.faults = 0;
+		switch (ktp_expr_eval(&e->env, src, &e->ctx, &val, &err)) {
+		case 0:
+			accepted++;
+			break;
+		case -EINVAL:
+			KUNIT_ASSERT_GE_MSG(test, err.pos, 0, "%s", src);
+			KUNIT_ASSERT_LE_MSG(test, err.pos, len, "%s", src);
+			KUNIT_ASSERT_GE_MSG(test, err.code, TP_ERR_KTP_EXPR_SYNTAX, "%s", src);
+			KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_TOO_BIG, "%s", src);
+			break;
+		default:
+			KUNIT_FAIL(test, "%s: unexpected result", src);
+			return;
+		}
+	}
+	kunit_info(test, "20000 random token streams: %d accepted, the others refused with a position",
+		   accepted);
+}
+
 static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_error_test),
 	KUNIT_CASE(ktp_expr_cond_test),
+	KUNIT_CASE(ktp_expr_fuzz_test),
 	KUNIT_CASE_SLOW(ktp_expr_differential_test),
 	{}
 };

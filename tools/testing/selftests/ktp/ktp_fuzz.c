@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktp_fuzz: write generated and mutated definitions to ktp_probes.
+ *
+ *   ktp_fuzz COUNT SEED
+ *
+ * Half the definitions are built from the grammar (valid and invalid
+ * pieces), half are byte mutations of valid ones: truncated, with huge
+ * numbers, long names, bytes above 0x7f, embedded NULs, deep nesting;
+ * some lines are 1 MiB long. After each write: a rejected one left the
+ * probe list as it was and error_log well formed; an accepted one added
+ * exactly one probe, which is removed again. Run from the tracefs
+ * directory. Prints what it tried; exits 1 on the first violation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_DEF		(1 << 20)
+
+static unsigned int seed;
+static char *def, *list, *list2, *elog;
+static long tried, accepted, rejected, lines_1m;
+
+static unsigned int rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 17;
+	seed ^= seed << 5;
+	return seed;
+}
+
+static const char *pick(const char * const *v, int n)
+{
+	return v[rnd() % n];
+}
+
+#define PICK(v) pick(v, sizeof(v) / sizeof(v[0]))
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	printf("ktp_fuzz: FAIL after %ld definitions: ", tried);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\ndefinition (%zu bytes):", strlen(def));
+	for (i = 0; def[i] && i < 300; i++)
+		printf(i % 64 ? "%c" : "\n  %c", (unsigned char)def[i] >= 0x20 &&
+		       (unsigned char)def[i] < 0x7f ? def[i] : '?');
+	printf("\n");
+	exit(1);
+}
+
+static size_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+static int write_def(const char *buf, size_t len)
+{
+	int fd = open("ktp_probes", O_WRONLY | O_APPEND);
+	ssize_t n;
+
+	if (fd < 0)
+		fail("open ktp_probes: %s", strerror(errno));
+	n = write(fd, buf, len);
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/* Every entry: "[time] SOURCE: error: MSG", "  Command: ...", "  ...^" */
+static void check_error_log(void)
+{
+	char *line = elog, *next, *cmd = NULL;
+	int n = 0;
+
+	read_file("error_log", elog, MAX_DEF);
+	for (; *line; line = next, n++) {
+		next = strchr(line, '\n');
+		if (!next)
+			fail("error_log: unterminated line");
+		*next++ = '\0';
+		switch (n % 3) {
+		case 0:
+			if (line[0] != '[' || !strstr(line, ": error: "))
+				fail("error_log: bad entry head '%s'", line);
+			break;
+		case 1:
+			if (strncmp(line, "  Command: ", 11))
+				fail("error_log: bad command line '%s'", line);
+			cmd = line + 11;
+			break;
+		case 2:
+			if (strspn(line, " ") != strlen(line) - 1 ||
+			    line[strlen(line) - 1] != '^')
+				fail("error_log: bad caret line '%s'", line);
+			/* the caret is under the command or just past it */
+			if (strlen(line) - 1 > 11 + strlen(cmd) + 1)
+				fail("error_log: caret past the command");
+			break;
+		}
+	}
+	if (n % 3)
+		fail("error_log: partial entry");
+}
+
+static const char * const kinds[] = {
+	"p", "r", "t", "p:fz/e", "r2:fz/e", "t:fz/e", "p:", "x", "-", "p:fz/",
+	"r99999", "t3", "p:a.b/c", "e",
+};
+static const char * const kp_targets[] = {
+	"vfs_read", "vfs_write", "kernel_clone", "vfs_read+0", "vfs_read+3",
+	"no_such_function", "0x0", "ktp_kprobe_handler", "exc_page_fault",
+	"vfs_read+99999999999999999999", "@vfs_read", "",
+};
+static const char * const tp_targets[] = {
+	"signal:signal_generate", "sched:sched_switch", "sched.sched_wakeup",
+	"nosys:noevent", "ktp:fz", "signal", "signal:", ":x",
+};
+static const char * const args[] = {
+	"$arg1", "%di", "+0(%si):string", "$comm", "x=$arg2+1", "y=(u8)$arg3",
+	"$retval", "$stack2", "@jiffies", "z=*(u64*)(16)", "$sig", "c=$comm:string",
+	"a=$arg1/0", "q=\\123", "s=$sig<<2:x16", "b=$arg1:b4@4/32", "k=$arg9999",
+	"=", "n=", "w=%nosuch", "v=(s64)$arg1%7", "$arg1:u8[4]", "g=jiffies", "h=&jiffies",
+};
+static const char * const toks[] = {
+	"$arg1", "$arg2", "%ax", "%di", "$retval", "$sig", "$comm", "jiffies",
+	"&jiffies", "0", "1", "0x7fffffffffffffff", "18446744073709551615u",
+	"99999999999999999999", "'a'", "\"dd\"", "\"x*\"", "(", ")", "(u8)",
+	"(s64)", "*(u32 *)", "+8(", "-", "~", "!", "+", "*", "/", "%", "<<",
+	">>", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "&&", "||", "?",
+	":", "$stack", "@vfs_read", "=", "#", ",", "[", "]",
+};
+
+static void add(size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += vsnprintf(def + *len, MAX_DEF - *len, fmt, ap);
+	va_end(ap);
+	if (*len >= MAX_DEF)
+		*len = MAX_DEF - 1;
+}
+
+/* A definition from the grammar's pieces, valid or not. */
+static size_t gen_grammar(void)
+{
+	const char *kind = PICK(kinds);
+	size_t len = 0;
+	int i, n;
+
+	add(&len, "%s", kind);
+	if (!strchr(kind, ':') && rnd() % 2)
+		add(&len, ":fz%u", rnd() % 1000);
+	add(&len, " %s", kind[0] == 't' || rnd() % 8 == 0 ? PICK(tp_targets) :
+	    PICK(kp_targets));
+	n = rnd() % 4;
+	for (i = 0; i < n; i++)
+		add(&len, " %s", PICK(args));
+	if (rnd() % 2) {
+		add(&len, " if");
+		n = 1 + rnd() % 9;
+		for (i = 0; i < n; i++)
+			add(&len, " %s", PICK(toks));
+	}
+	return len;
+}
+
+static const char * const valid[] = {
+	"p:fzv vfs_read n=$arg3 if $arg3 > 100 && $comm == \"dd\"",
+	"r:fzv vfs_read r=$retval*2:s32 if $retval < 0",
+	"t:fzv signal:signal_generate s=$sig c=$comm:string if $sig != 17",
+	"p:fzv vfs_write c=+0(%si):u64 x=(u16)$arg3^0x55 if (%di & 7) == 0",
+	"p:fzv vfs_read if $arg3 % 2 == 0 ? $arg1 != 0 : *(u32 *)($arg2 + 8) > 7",
+	"t:fzv sched:sched_switch p=$prev_pid if $prev_pid == 0 || $next_comm ~ \"ktp*\"",
+};
+
+/* A valid definition, then broken at the byte level. */
+static size_t gen_mutation(void)
+{
+	size_t len = strlen(strcpy(def, PICK(valid))), at, n, i;
+
+	switch (rnd() % 8) {
+	case 0:		/* truncated */
+		len = rnd() % (len + 1);
+		def[len] = '\0';
+		break;
+	case 1:		/* bytes above 0x7f, or NULs, anywhere */
+		n = 1 + rnd() % 4;
+		for (i = 0; i < n; i++)
+			def[rnd() % len] = rnd() % 3 ? 0x80 + rnd() % 0x80 : '\0';
+		break;
+	case 2:		/* a huge number */
+		at = rnd() % len;
+		memmove(def + at + 40, def + at, len - at + 1);
+		memcpy(def + at, "9999999999999999999999999999999999999999", 40);
+		len += 40;
+		break;
+	case 3:		/* a long name */
+		len = 0;
+		add(&len, "p:fz/");
+		n = 1 + rnd() % 400;
+		for (i = 0; i < n; i++)
+			add(&len, "%c", 'a' + rnd() % 26);
+		add(&len, " vfs_read");
+		break;
+	case 4:		/* deep nesting, within and past the line limit */
+		len = 0;
+		n = rnd() % 2 ? 10000 : 1 + rnd() % 60;
+		add(&len, "p:fzn vfs_read if ");
+		for (i = 0; i < n; i++)
+			add(&len, "(");
+		add(&len, "1");
+		for (i = 0; i < n; i++)
+			add(&len, ")");
+		break;
+	case 5:		/* a 1 MiB line */
+		memset(def, 'a' + rnd() % 26, MAX_DEF - 2);
+		def[MAX_DEF - 2] = '\0';
+		len = MAX_DEF - 2;
+		lines_1m++;
+		break;
+	case 6:		/* a byte flipped */
+		def[rnd() % len] ^= 1 << (rnd() % 8);
+		break;
+	default:	/* two definitions glued */
+		add(&len, " %s", PICK(valid));
+	}
+	return len;
+}
+
+/* GRP/EVENT of the probe a definition line shows */
+static int probe_name(const char *line, char *name, size_t size)
+{
+	const char *colon = strchr(line, ':'), *space;
+
+	if (!colon)
+		return -1;
+	space = strchr(colon, ' ');
+	if (!space || (size_t)(space - colon) >= size)
+		return -1;
+	memcpy(name, colon + 1, space - colon - 1);
+	name[space - colon - 1] = '\0';
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long count = argc > 1 ? atol(argv[1]) : 20000;
+	char cmd[256], name[200], *added;
+	size_t len, before;
+	int ret;
+
+	seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
+	if (!seed)
+		seed = 1;
+	def = malloc(MAX_DEF + 64);
+	list = malloc(MAX_DEF);
+	list2 = malloc(MAX_DEF);
+	elog = malloc(MAX_DEF);
+	if (!def || !list || !list2 || !elog)
+		return 2;
+
+	before = read_file("ktp_probes", list, MAX_DEF);
+	for (tried = 0; tried < count; tried++) {
+		len = tried % 2 ? gen_grammar() : gen_mutation();
+		def[len++] = '\n';
+		ret = write_def(def, len);
+		def[len - 1] = '\0';
+		if (read_file("ktp_probes", list2, MAX_DEF) < before ||
+		    strncmp(list, list2, before))
+			fail("the probes listed before changed");
+		if (ret) {
+			rejected++;
+			/*
+			 * EILSEQ: kprobes' "not on an instruction boundary";
+			 * ERANGE: a number too big, as kprobe_events says
+			 */
+			if (ret != -EINVAL && ret != -ENOENT && ret != -EEXIST &&
+			    ret != -E2BIG && ret != -EBUSY && ret != -EILSEQ &&
+			    ret != -ERANGE)
+				fail("unexpected error %d", ret);
+			if (strcmp(list, list2))
+				fail("a rejected definition changed the probe list");
+			check_error_log();
+			continue;
+		}
+		/* accepted: one more probe at most, which goes again */
+		added = list2 + before;
+		if (!*added)
+			continue;	/* a line of white space or a comment */
+		if (strchr(added, '\n') != added + strlen(added) - 1)
+			fail("one write added more than one probe");
+		if (probe_name(added, name, sizeof(name)))
+			fail("unreadable probe line '%s'", added);
+		accepted++;
+		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
+		if (write_def(cmd, strlen(cmd)))
+			fail("could not remove %s", name);
+		read_file("ktp_probes", list2, MAX_DEF);
+		if (strcmp(list, list2))
+			fail("removing %s left the list changed", name);
+	}
+	printf("ktp_fuzz: %ld definitions (seed %u): %ld accepted and removed, %ld rejected, %ld lines of 1 MiB\n",
+	       tried, argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 0) : 1,
+	       accepted, rejected, lines_1m);
+	return 0;
+}

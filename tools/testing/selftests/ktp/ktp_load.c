@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktp_load: hit vfs_read() and signal_generate as fast as one CPU can.
+ *
+ *   ktp_load SECONDS
+ *
+ * Alternates a read of /dev/zero and a SIGUSR1 to itself (ignored) until
+ * SECONDS have passed, then prints how many of each it made.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t done;
+
+static void stop(int sig)
+{
+	done = 1;
+}
+
+int main(int argc, char **argv)
+{
+	long reads = 0, signals = 0;
+	int fd = open("/dev/zero", O_RDONLY);
+	char buf[64];
+
+	if (argc != 2 || fd < 0)
+		return 2;
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGALRM, stop);
+	alarm(atoi(argv[1]));
+	while (!done) {
+		reads += read(fd, buf, 1 + reads % sizeof(buf)) > 0;
+		signals += !kill(getpid(), SIGUSR1);
+	}
+	printf("ktp_load: %ld reads, %ld signals\n", reads, signals);
+	return 0;
+}
