@@ -8,7 +8,7 @@
 H := harness
 SHELL := /bin/bash
 
-.PHONY: all deps tree series kernel initramfs run bench check static refresh clean help
+.PHONY: all deps tree series kernel initramfs run bench check check-debug static refresh clean help
 
 all: help
 
@@ -16,6 +16,7 @@ help:
 	@echo "make run     build the patched kernel, boot it in QEMU, show KTP working"
 	@echo "make check   every test (static checks, KUnit, kselftests)"
 	@echo "make bench   instructions each kind of probe adds to a syscall (QEMU -icount)"
+	@echo "make check-debug  every test again on a debug kernel (KASAN, kmemleak, lockdep...)"
 	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
 
 deps:
@@ -53,6 +54,10 @@ static: series kernel
 
 check:
 	@$(H)/check.sh
+
+# The whole suite on a KASAN/kmemleak/lockdep/UBSAN kernel; after check.
+check-debug:
+	@$(H)/check-debug.sh
 
 refresh:
 	@$(H)/refresh.sh
