@@ -1588,6 +1588,14 @@ static void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 						    reg, 0, 0)));
 }
 
+/* The BPF_ALU64 operation of a binary operator; shifts are apart */
+static const int ktp_alu_ops[] = {
+	[KTP_OP_ADD] = BPF_ADD, [KTP_OP_SUB] = BPF_SUB,
+	[KTP_OP_MUL] = BPF_MUL, [KTP_OP_AND] = BPF_AND,
+	[KTP_OP_OR] = BPF_OR, [KTP_OP_XOR] = BPF_XOR,
+	[KTP_OP_DIV] = BPF_DIV, [KTP_OP_MOD] = BPF_MOD,
+};
+
 /*
  * A constant right operand that fits an instruction's immediate: no
  * register for it, and no run-time check a constant makes needless.
@@ -1595,12 +1603,7 @@ static void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 			       int slot)
 {
-	static const int alu[] = {
-		[KTP_OP_ADD] = BPF_ADD, [KTP_OP_SUB] = BPF_SUB,
-		[KTP_OP_MUL] = BPF_MUL, [KTP_OP_AND] = BPF_AND,
-		[KTP_OP_OR] = BPF_OR, [KTP_OP_XOR] = BPF_XOR,
-		[KTP_OP_DIV] = BPF_DIV, [KTP_OP_MOD] = BPF_MOD,
-	};
+	const int *alu = ktp_alu_ops;
 	bool is_signed = ktp_is_signed(n->type);
 	s64 imm = (s64)n->r->val;
 	int a;
@@ -1616,10 +1619,15 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 		break;
 	case KTP_OP_SHL:
 	case KTP_OP_SHR:
+	case KTP_OP_ADD:
+	case KTP_OP_SUB:
+	case KTP_OP_MUL:
+	case KTP_OP_AND:
+	case KTP_OP_OR:
+	case KTP_OP_XOR:
 		break;
 	default:
-		if (n->op >= ARRAY_SIZE(alu) || !alu[n->op])
-			return false;
+		return false;
 	}
 
 	ktp_gen(c, n->l, slot);
@@ -1650,13 +1658,7 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 			   int slot)
 {
-	static const int alu[] = {
-		[KTP_OP_ADD] = BPF_ADD, [KTP_OP_SUB] = BPF_SUB,
-		[KTP_OP_MUL] = BPF_MUL, [KTP_OP_AND] = BPF_AND,
-		[KTP_OP_OR] = BPF_OR, [KTP_OP_XOR] = BPF_XOR,
-		[KTP_OP_DIV] = BPF_DIV, [KTP_OP_MOD] = BPF_MOD,
-		[KTP_OP_SHL] = BPF_LSH,
-	};
+	const int *alu = ktp_alu_ops;
 	bool is_signed = ktp_is_signed(n->type);
 	int a, b, j1, j2, j3, code;
 

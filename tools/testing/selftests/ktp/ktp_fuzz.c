@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_DEF		(1 << 20)
+#include "../kselftest.h"
+
+#define MAX_DEF		(1024 * 1024)
 
 static unsigned int seed;
 static char *def, *list, *list2, *elog;
@@ -38,8 +40,6 @@ static const char *pick(const char * const *v, int n)
 {
 	return v[rnd() % n];
 }
-
-#define PICK(v) pick(v, sizeof(v) / sizeof(v[0]))
 
 static void fail(const char *fmt, ...)
 {
@@ -124,21 +124,25 @@ static const char * const kinds[] = {
 	"p", "r", "t", "p:fz/e", "r2:fz/e", "t:fz/e", "p:", "x", "-", "p:fz/",
 	"r99999", "t3", "p:a.b/c", "e",
 };
+
 static const char * const kp_targets[] = {
 	"vfs_read", "vfs_write", "kernel_clone", "vfs_read+0", "vfs_read+3",
 	"no_such_function", "0x0", "ktp_kprobe_handler", "exc_page_fault",
 	"vfs_read+99999999999999999999", "@vfs_read", "",
 };
+
 static const char * const tp_targets[] = {
 	"signal:signal_generate", "sched:sched_switch", "sched.sched_wakeup",
 	"nosys:noevent", "ktp:fz", "signal", "signal:", ":x",
 };
+
 static const char * const args[] = {
 	"$arg1", "%di", "+0(%si):string", "$comm", "x=$arg2+1", "y=(u8)$arg3",
 	"$retval", "$stack2", "@jiffies", "z=*(u64*)(16)", "$sig", "c=$comm:string",
 	"a=$arg1/0", "q=\\123", "s=$sig<<2:x16", "b=$arg1:b4@4/32", "k=$arg9999",
 	"=", "n=", "w=%nosuch", "v=(s64)$arg1%7", "$arg1:u8[4]", "g=jiffies", "h=&jiffies",
 };
+
 static const char * const toks[] = {
 	"$arg1", "$arg2", "%ax", "%di", "$retval", "$sig", "$comm", "jiffies",
 	"&jiffies", "0", "1", "0x7fffffffffffffff", "18446744073709551615u",
@@ -162,23 +166,25 @@ static void add(size_t *len, const char *fmt, ...)
 /* A definition from the grammar's pieces, valid or not. */
 static size_t gen_grammar(void)
 {
-	const char *kind = PICK(kinds);
+	const char *kind = pick(kinds, ARRAY_SIZE(kinds));
 	size_t len = 0;
 	int i, n;
 
 	add(&len, "%s", kind);
 	if (!strchr(kind, ':') && rnd() % 2)
 		add(&len, ":fz%u", rnd() % 1000);
-	add(&len, " %s", kind[0] == 't' || rnd() % 8 == 0 ? PICK(tp_targets) :
-	    PICK(kp_targets));
+	if (kind[0] == 't' || rnd() % 8 == 0)
+		add(&len, " %s", pick(tp_targets, ARRAY_SIZE(tp_targets)));
+	else
+		add(&len, " %s", pick(kp_targets, ARRAY_SIZE(kp_targets)));
 	n = rnd() % 4;
 	for (i = 0; i < n; i++)
-		add(&len, " %s", PICK(args));
+		add(&len, " %s", pick(args, ARRAY_SIZE(args)));
 	if (rnd() % 2) {
 		add(&len, " if");
 		n = 1 + rnd() % 9;
 		for (i = 0; i < n; i++)
-			add(&len, " %s", PICK(toks));
+			add(&len, " %s", pick(toks, ARRAY_SIZE(toks)));
 	}
 	return len;
 }
@@ -195,7 +201,10 @@ static const char * const valid[] = {
 /* A valid definition, then broken at the byte level. */
 static size_t gen_mutation(void)
 {
-	size_t len = strlen(strcpy(def, PICK(valid))), at, n, i;
+	const char *v = pick(valid, ARRAY_SIZE(valid));
+	size_t len = strlen(v), at, n, i;
+
+	memcpy(def, v, len + 1);
 
 	switch (rnd() % 8) {
 	case 0:		/* truncated */
@@ -241,7 +250,7 @@ static size_t gen_mutation(void)
 		def[rnd() % len] ^= 1 << (rnd() % 8);
 		break;
 	default:	/* two definitions glued */
-		add(&len, " %s", PICK(valid));
+		add(&len, " %s", pick(valid, ARRAY_SIZE(valid)));
 	}
 	return len;
 }
@@ -318,8 +327,9 @@ int main(int argc, char **argv)
 		if (strcmp(list, list2))
 			fail("removing %s left the list changed", name);
 	}
-	printf("ktp_fuzz: %ld definitions (seed %u): %ld accepted and removed, %ld rejected, %ld lines of 1 MiB\n",
-	       tried, argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 0) : 1,
-	       accepted, rejected, lines_1m);
+	printf("ktp_fuzz: %ld definitions (seed %u): ", tried,
+	       argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 0) : 1);
+	printf("%ld accepted and removed, %ld rejected, %ld blank, %ld lines of 1 MiB\n",
+	       accepted, rejected, tried - accepted - rejected, lines_1m);
 	return 0;
 }
