@@ -1862,6 +1862,7 @@ void ktp_compiler_destroy(struct ktp_compiler *c)
 	for (i = 0; i < c->nr_lits; i++)
 		kfree(c->lits[i]);
 	kfree(c->lits);
+	kfree(c->false_jumps);
 	kvfree(c->nodes);
 	kvfree(c->insns);
 	kfree(c);
@@ -1915,6 +1916,7 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 {
 	struct ktp_jumps *to_false;
 	struct ktp_node *n;
+	int *jumps;
 
 	n = ktp_parse(c, src, err);
 	if (!n)
@@ -1927,13 +1929,13 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 		return -ENOMEM;
 	ktp_gen_branch(c, n, false, to_false, 0);
 	/* the jumps land on the "return 0" ktp_compiler_finish() ends with */
-	c->false_jumps = krealloc_array(c->false_jumps,
-					c->nr_false_jumps + to_false->nr,
-					sizeof(int), GFP_KERNEL);
-	if (!c->false_jumps) {
+	jumps = krealloc_array(c->false_jumps, c->nr_false_jumps + to_false->nr,
+			       sizeof(int), GFP_KERNEL);
+	if (!jumps) {
 		kfree(to_false);
 		return -ENOMEM;
 	}
+	c->false_jumps = jumps;
 	memcpy(c->false_jumps + c->nr_false_jumps, to_false->at,
 	       to_false->nr * sizeof(int));
 	c->nr_false_jumps += to_false->nr;
@@ -2032,11 +2034,9 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
 	kp->nr_lits = c->nr_lits;
 	c->lits = NULL;
 	c->nr_lits = 0;
-	kfree(c->false_jumps);
 	ktp_compiler_destroy(c);
 	return kp;
 out:
-	kfree(c->false_jumps);
 	ktp_compiler_destroy(c);
 	return ERR_PTR(err);
 }
