@@ -41,6 +41,7 @@
 #include "../bpf/disasm.h"
 #include "trace.h"
 #include "trace_probe.h"
+#include "trace_probe_kernel.h"
 #include "ktp_expr.h"
 
 /* A type: size in bytes, signedness, pointer or string */
@@ -1053,32 +1054,12 @@ static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c)
 
 /* ---- the reference evaluator ---- */
 
+/* The value of an event field, as "t" probes' fetch arguments read it */
 static u64 ktp_read_field(struct ftrace_event_field *field, void *rec)
 {
-	void *addr = rec + field->offset;
+	struct fetch_insn code = { .data = field };
 
-	if (is_string_field(field)) {
-		switch (field->filter_type) {
-		case FILTER_DYN_STRING:
-			return (unsigned long)(rec + (*(u32 *)addr & 0xffff));
-		case FILTER_RDYN_STRING:
-			return (unsigned long)(addr + (*(u32 *)addr & 0xffff));
-		case FILTER_PTR_STRING:
-			return *(unsigned long *)addr;
-		default:
-			return (unsigned long)addr;
-		}
-	}
-	switch (field->size) {
-	case 1:
-		return *(u8 *)addr;
-	case 2:
-		return *(u16 *)addr;
-	case 4:
-		return *(u32 *)addr;
-	default:
-		return *(u64 *)addr;
-	}
+	return get_event_field(&code, rec);
 }
 
 static u64 ktp_shift(int op, u64 l, u64 count, bool is_signed)
