@@ -7,7 +7,9 @@ kselftests report in KTAP on the second serial port. Every leaf result
 (a test case, not a suite) counts. The run fails on any `not ok`, a plan
 that does not match its results, a kernel report (oops, BUG, WARNING,
 KASAN, lockdep, ...) anywhere in the console log, a guest whose CPU count
-is not the one asked for, a missing result, or a timeout. The last line
+is not the one asked for, a missing result, or a timeout. A test that
+asks for stack dumps (sysrq 'l') brackets them with the BACKTRACES lines
+on the console; a "Call Trace:" between them is no report. The last line
 printed is `N passed, N failed` (with `, N skipped` when any were).
 """
 import argparse
@@ -22,6 +24,8 @@ REPORTS = re.compile(
     r'(Oops|BUG:|WARNING:|Kernel panic|general protection fault|'
     r'UBSAN:|unreferenced object|INFO: task .* blocked|'
     r'soft lockup|hard LOCKUP|detected stalls|Call Trace:)')
+BACKTRACES = ('ktp selftest: sysrq backtraces begin',
+              'ktp selftest: sysrq backtraces end')
 
 
 def strip(line):
@@ -122,7 +126,12 @@ def main():
 
     kunit = Ktap('KUnit')
     in_kernel = True
+    asked = False
     for line in console:
+        if BACKTRACES[0] in line:
+            asked = True
+        elif BACKTRACES[1] in line:
+            asked = False
         if 'KTP-HARNESS:' in line:
             in_kernel = False
             m = re.search(r'cpus=(\d+)', line)
@@ -131,7 +140,8 @@ def main():
                                 % (m.group(1), args.smp))
         elif in_kernel:
             kunit.feed(line)
-        if REPORTS.search(line):
+        m = REPORTS.search(line)
+        if m and not (asked and m.group(1) == 'Call Trace:'):
             problems.append('kernel report: ' + TIMESTAMP.sub('', line).strip())
     kunit.finish()
     if not any('cpus=' in l for l in console):

@@ -474,8 +474,7 @@ static struct ktp_node *ktp_parse_var(struct ktp_compiler *c)
 			if (strcmp(field->name, buf))
 				continue;
 			if (!is_string_field(field) &&
-			    (strchr(field->type, '[') ||
-			     !is_power_of_2(field->size) || field->size > 8)) {
+			    !ktp_field_is_int(field)) {
 				ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE);
 				return NULL;
 			}

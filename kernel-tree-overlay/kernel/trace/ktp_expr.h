@@ -7,7 +7,11 @@
 #define _KERNEL_TRACE_KTP_EXPR_H
 
 #include <linux/filter.h>
+#include <linux/log2.h>
+#include <linux/string.h>
 #include <linux/types.h>
+
+#include "trace.h"
 
 struct pt_regs;
 struct seq_file;
@@ -78,6 +82,19 @@ struct ktp_prog {
 };
 
 struct ktp_compiler;
+
+/**
+ * ktp_field_is_int() - whether a probe reads an event field as an integer
+ * @field: a field of a trace event
+ *
+ * Return: true for a field of 1, 2, 4 or 8 bytes that is not an array;
+ * what a "t" probe reads as $FIELD besides strings.
+ */
+static inline bool ktp_field_is_int(const struct ftrace_event_field *field)
+{
+	return !strchr(field->type, '[') && is_power_of_2(field->size) &&
+	       field->size <= sizeof(u64);
+}
 
 struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
 void ktp_compiler_destroy(struct ktp_compiler *c);
