@@ -2,7 +2,8 @@
 #
 # KTP: build, boot and test the patched Linux 6.12 kernel.
 #   make run     build the patched kernel and boot it in QEMU
-#   make check   every test: static checks, KUnit and kselftests
+#   make check   every test: static checks, KUnit and kselftests on the
+#                test kernel and on a debug kernel
 # Everything generated goes to build/.
 
 H := harness
@@ -14,9 +15,9 @@ all: help
 
 help:
 	@echo "make run     build the patched kernel, boot it in QEMU, show KTP working"
-	@echo "make check   every test (static checks, KUnit, kselftests)"
+	@echo "make check   every test (static checks; KUnit and kselftests on the test and debug kernels)"
 	@echo "make bench   instructions each kind of probe adds to a syscall (QEMU -icount)"
-	@echo "make check-debug  every test again on a debug kernel (KASAN, kmemleak, lockdep...)"
+	@echo "make check-debug  only the debug-kernel part of make check (KASAN, kmemleak, lockdep...)"
 	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
 
 deps:
@@ -55,7 +56,7 @@ static: series kernel
 check:
 	@$(H)/check.sh
 
-# The whole suite on a KASAN/kmemleak/lockdep/UBSAN kernel; after check.
+# Only the KASAN/kmemleak/lockdep/UBSAN kernel's part of check; after check.
 check-debug:
 	@$(H)/check-debug.sh
 

@@ -28,10 +28,8 @@ append="console=ttyS0 oops=panic panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPE
 # keys, text_poke_bp) and oops on a vanished int3. Round-robin vCPUs see
 # code changes at once.
 qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "$SMP" -m "${KTP_MEM:-1G}"
-      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot)
-# KTP_NO_DISK: the debug kernel hangs in virtio_blk's probe (its first
-# read never completes) under this QEMU; it runs without the disk.
-[ -n "${KTP_NO_DISK:-}" ] || qemu+=(-drive "file=$disk,format=raw,if=virtio,readonly=on")
+      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot
+      -drive "file=$disk,format=raw,if=virtio,readonly=on")
 
 case $mode in
 check)

@@ -1,8 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: from a fresh machine to a judged test run. The last line is
-# the test count, `N passed, N failed`.
+# make check: from a fresh machine to a judged test run. Two kernels are
+# built and tested: the test kernel and the debug kernel (KASAN, kmemleak,
+# lockdep, UBSAN, ...: harness/debug-kernel.sh). QEMU runs single-threaded
+# TCG, so the debug kernel's run (the longest part) goes on one core while
+# the test kernel's run and the static checks share the other. The last
+# line is the test count of all of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -16,18 +20,47 @@ mkdir -p "$LOGS"
 stamp "series exported and verified"
 "$TOP/harness/build.sh"
 stamp "kernel built"
-"$TOP/harness/static-checks.sh"
-stamp "static checks passed"
+"$TOP/harness/debug-kernel.sh" build
+stamp "debug kernel built"
 "$TOP/harness/initramfs.sh"
+
+# The debug kernel's run, in the background in a process group of its
+# own, so that an early exit can stop it.
+setsid "$TOP/harness/debug-kernel.sh" boot > "$LOGS/debug-boot.out" 2>&1 &
+debug_pid=$!
+trap 'kill -- -$debug_pid 2> /dev/null || true' EXIT
+stamp "debug kernel VM started"
+
 "$TOP/harness/boot.sh" check
 stamp "test VM finished"
+static=0
+KTP_JOBS=1 "$TOP/harness/static-checks.sh" || static=1
+stamp "static checks $([ $static = 0 ] && echo passed || echo FAILED)"
+wait $debug_pid || true
+trap - EXIT
+cat "$LOGS/debug-boot.out"
+stamp "debug kernel VM finished"
 
 rc=0
 python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
 	--console "$LOGS/check-console.log" --kselftest "$LOGS/check-kselftest.log" \
 	--qemu-rc "$LOGS/check-qemu.rc" \
 	--require "KTP-HARNESS: lockdown: ktp_probes refused with EPERM" \
-	--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM" > "$LOGS/results.txt" || rc=$?
+	--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM" > "$LOGS/results.txt" || rc=1
+"$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=1
 say "total $(( $(date +%s) - t0 ))s"
+echo "== test kernel"
 cat "$LOGS/results.txt"
+echo "== debug kernel"
+cat "$LOGS/results-debug.txt"
+[ $static = 0 ] || { echo "FAIL: static checks (see above)"; rc=1; }
+# the sum of both runs' last lines, the static checks one more test
+tail -qn1 "$LOGS/results.txt" "$LOGS/results-debug.txt" | awk -v static=$static '
+	{ p += $1; f += $3; s += $5 }
+	END {
+		if (static) f++; else p++
+		printf "%d passed, %d failed", p, f
+		if (s) printf ", %d skipped", s
+		printf "\n"
+	}'
 exit $rc
