@@ -42,11 +42,7 @@ cat "$LOGS/debug-boot.out"
 stamp "debug kernel VM finished"
 
 rc=0
-python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
-	--console "$LOGS/check-console.log" --kselftest "$LOGS/check-kselftest.log" \
-	--qemu-rc "$LOGS/check-qemu.rc" \
-	--require "KTP-HARNESS: lockdown: ktp_probes refused with EPERM" \
-	--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM" > "$LOGS/results.txt" || rc=1
+judge_run check > "$LOGS/results.txt" || rc=1
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=1
 say "total $(( $(date +%s) - t0 ))s"
 echo "== test kernel"

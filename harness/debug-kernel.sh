@@ -26,11 +26,7 @@ boot)
 		KTP_APPEND="pci=noacpi" "$TOP/harness/boot.sh" check
 	;;
 judge)
-	python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
-		--console "$LOGS/debug-console.log" --kselftest "$LOGS/debug-kselftest.log" \
-		--qemu-rc "$LOGS/debug-qemu.rc" --require "KTP-HARNESS: kmemleak scanned" \
-		--require "KTP-HARNESS: lockdown: ktp_probes refused with EPERM" \
-		--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM"
+	judge_run debug --require "KTP-HARNESS: kmemleak scanned"
 	;;
 *)
 	die "usage: debug-kernel.sh build|boot|judge"

@@ -37,3 +37,17 @@ overlay_path() {
 	*) echo "$TOP/kernel-tree-overlay/$1" ;;
 	esac
 }
+
+# judge_run TAG [ARGS...]: results.py on the logs `boot.sh check` wrote
+# under TAG; every run must end with the lockdown checks. ARGS: more of
+# results.py's options.
+judge_run() {
+	local tag=$1
+
+	shift
+	python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
+		--console "$LOGS/$tag-console.log" --kselftest "$LOGS/$tag-kselftest.log" \
+		--qemu-rc "$LOGS/$tag-qemu.rc" \
+		--require "KTP-HARNESS: lockdown: ktp_probes refused with EPERM" \
+		--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM" "$@"
+}

@@ -1583,7 +1583,6 @@ static const int ktp_alu_ops[] = {
 static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 			       int slot)
 {
-	const int *alu = ktp_alu_ops;
 	bool is_signed = ktp_is_signed(n->type);
 	s64 imm = (s64)n->r->val;
 	int a;
@@ -1625,7 +1624,7 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 		}
 	} else {
 		ktp_emit(c, ((struct bpf_insn) {
-			.code = BPF_ALU64 | alu[n->op] | BPF_K,
+			.code = BPF_ALU64 | ktp_alu_ops[n->op] | BPF_K,
 			.dst_reg = a, .imm = imm,
 			.off = (n->op == KTP_OP_DIV || n->op == KTP_OP_MOD) &&
 			       is_signed,
@@ -1638,7 +1637,6 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 			   int slot)
 {
-	const int *alu = ktp_alu_ops;
 	bool is_signed = ktp_is_signed(n->type);
 	int a, b, j1, j2, j3, code;
 
@@ -1668,7 +1666,7 @@ static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 			ktp_land(c, j1);
 		}
 		ktp_emit(c, ((struct bpf_insn) {
-			.code = BPF_ALU64 | alu[n->op] | BPF_X,
+			.code = BPF_ALU64 | ktp_alu_ops[n->op] | BPF_X,
 			.dst_reg = a, .src_reg = b, .off = is_signed,
 		}));
 		ktp_land(c, j2);
@@ -1690,7 +1688,7 @@ static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_land(c, j2);
 		break;
 	default:
-		ktp_emit(c, BPF_ALU64_REG(alu[n->op], a, b));
+		ktp_emit(c, BPF_ALU64_REG(ktp_alu_ops[n->op], a, b));
 	}
 	ktp_store(c, slot, a);
 }
