@@ -34,6 +34,8 @@ done
 # A real tracing client for the tests: Debian's trace-cmd (its libraries
 # are copied below with those of every other program)
 cp /usr/bin/trace-cmd "$ROOT/usr/bin/trace-cmd"
+# and Debian's perf tool (linux-perf), for perf stat and perf record
+cp /usr/bin/perf "$ROOT/usr/bin/perf"
 # kselftest's runner.sh needs GNU timeout (--foreground)
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
