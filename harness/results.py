@@ -8,8 +8,9 @@ kselftests report in KTAP on the second serial port. Every leaf result
 that does not match its results, a kernel report (oops, BUG, WARNING,
 KASAN, lockdep, ...) anywhere in the console log, a guest whose CPU count
 is not the one asked for, a missing result, or a timeout. A test that
-asks for stack dumps (sysrq 'l') brackets them with the BACKTRACES lines
-on the console; a "Call Trace:" between them is no report. The last line
+asks for stack dumps (sysrq 'l', fault injection) brackets them with
+BACKTRACES lines on the console; a "Call Trace:" between them is no
+report. The last line
 printed is `N passed, N failed` (with `, N skipped` when any were).
 """
 import argparse
@@ -24,8 +25,13 @@ REPORTS = re.compile(
     r'(Oops|BUG:|WARNING:|Kernel panic|general protection fault|'
     r'UBSAN:|unreferenced object|INFO: task .* blocked|'
     r'soft lockup|hard LOCKUP|detected stalls|Call Trace:)')
-BACKTRACES = ('ktp selftest: sysrq backtraces begin',
-              'ktp selftest: sysrq backtraces end')
+# Tests that cause stack dumps on purpose bracket them with these lines
+# on the console: sysrq 'l' backtraces, and the allocation failure
+# reports (warn_alloc()) of fault injection.
+BACKTRACES = (('ktp selftest: sysrq backtraces begin',
+               'ktp selftest: sysrq backtraces end'),
+              ('ktp selftest: fault injection begin',
+               'ktp selftest: fault injection end'))
 
 
 def strip(line):
@@ -128,10 +134,11 @@ def main():
     in_kernel = True
     asked = False
     for line in console:
-        if BACKTRACES[0] in line:
-            asked = True
-        elif BACKTRACES[1] in line:
-            asked = False
+        for begin, end in BACKTRACES:
+            if begin in line:
+                asked = True
+            elif end in line:
+                asked = False
         if 'KTP-HARNESS:' in line:
             in_kernel = False
             m = re.search(r'cpus=(\d+)', line)
