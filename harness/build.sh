@@ -8,8 +8,10 @@ source "$(dirname "$0")/lib.sh"
 
 FRAGMENT=${KTP_CONFIG:-$TOP/harness/ktp.config}
 KOUT=${KTP_KOUT:-$KOUT}
+SRC=${KTP_SRC:-$SRC}
+BUILD_LOG=$LOGS/${KTP_BUILD_LOG:-build.log}
 
-[ -d "$SRC/.git" ] || die "no kernel tree: run make tree"
+[ -e "$SRC/.git" ] || die "no kernel tree: run make tree"
 mkdir -p "$KOUT" "$LOGS"
 
 # Configure in a scratch file and install it only when it changed, so an
@@ -34,8 +36,8 @@ fi
 
 say "building $(cat "$BUILD/base-version") + $(git -C "$SRC" rev-list --count ktp-base..HEAD) patches in ${KOUT#$TOP/}"
 start=$(date +%s)
-if ! kmake "$SRC" "$KOUT" bzImage > "$LOGS/build.log" 2>&1; then
-	grep -E 'error|Error' "$LOGS/build.log" | head -20 >&2
-	die "kernel build failed; see ${LOGS#$TOP/}/build.log"
+if ! kmake "$SRC" "$KOUT" bzImage > "$BUILD_LOG" 2>&1; then
+	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
+	die "kernel build failed; see ${BUILD_LOG#$TOP/}"
 fi
 say "kernel built in $(( $(date +%s) - start ))s: ${KOUT#$TOP/}/arch/x86/boot/bzImage"

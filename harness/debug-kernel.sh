@@ -22,7 +22,7 @@ boot)
 	# pci=noacpi: the debug kernel runs ACPI's _PRT method so slowly under
 	# TCG that AML's 30 s loop timeout aborts it, and the virtio disk gets
 	# no interrupt; the BIOS's PIRQ table routes it instead.
-	KTP_KOUT=$DEBUG_KOUT KTP_LOG_TAG=debug KTP_MEM=2G KTP_BOOT_TIMEOUT=${KTP_DEBUG_TIMEOUT:-2700} \
+	KTP_KOUT=$DEBUG_KOUT KTP_LOG_TAG=debug KTP_MEM=2G KTP_BOOT_TIMEOUT=${KTP_DEBUG_TIMEOUT:-3900} \
 		KTP_APPEND="pci=noacpi" "$TOP/harness/boot.sh" check
 	;;
 judge)

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install what building, booting and checking KTP needs on Debian 12,
-# or say what is missing when this is not root.
+# or say what is missing when this is not root. `deps.sh bench`: also
+# what make bench needs (gnuplot, for its plot).
 set -euo pipefail
 
 PKGS=(build-essential git python3 perl file rsync xz-utils
       linux-source-6.12 qemu-system-x86 busybox-static sparse coccinelle
       quilt ccache flex bison bc cpio kmod libelf-dev libssl-dev trace-cmd
       linux-perf)
+[ "${1:-}" != bench ] || PKGS+=(gnuplot-nox)
 
 missing=()
 for p in "${PKGS[@]}"; do

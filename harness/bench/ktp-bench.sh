@@ -1,51 +1,115 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of `make bench`: the cost of getppid() with nothing, with
-# kprobe_events and with KTP probes on the syscall, each printed as
-# "KTP-BENCH: NAME INSNS-PER-CALL".
-cd /sys/kernel/tracing
+# Guest side of `make bench`, on the patched and on the unpatched kernel:
+# what each kind of probe adds to a getppid() system call, what the page
+# fault events cost, and how long definitions take, each printed as
+# "KTP-BENCH: NAME GUEST-INSTRUCTIONS". Rows that need KTP run only where
+# ktp_probes exists. harness/bench/table.py makes the table.
+cd /sys/kernel/tracing || exit 1
+mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 fn=__x64_sys_getppid
+# a false condition of 10 operations with 3 memory reads (the stack)
+cond10='(+0(%sp) + +8(%sp) + +16(%sp)) * 3 - %di * 2 == 12345 && %si != 0 && %dx > 7'
+# a false 4-term ftrace filter of the same kind
+filter4='a == 12345 && a != 0 && a > 7 || a == 54321'
 
-measure() {
-	echo "KTP-BENCH: $1 $(/ktp_bench 20000)"
+row() { # NAME COMMAND...: one figure
+	name=$1
+	shift
+	v=$("$@") || { echo "KTP-BENCH: error: $name: $*"; return; }
+	echo "KTP-BENCH: $name $v"
 }
+calls() { row "$1" /ktp_bench syscall 20000; }
+quiet() { "$@" > /dev/null 2>&1; }
 
-measure baseline
+# An offset in $fn where a kprobe is optimized (a jump, not int3):
+# the first instruction boundary after the ftrace call site that works
+optoff=
+for off in 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+	quiet sh -c "echo 'p:kopt $fn+$off' > kprobe_events" || continue
+	echo 1 > events/kprobes/kopt/enable
+	sleep 1
+	# the only kprobe; kprobes/list names it SYM+0xOFF, by any alias
+	grep -q "+0x$(printf %x $off) .*OPTIMIZED" /sys/kernel/debug/kprobes/list &&
+		optoff=$off
+	echo 0 > events/kprobes/kopt/enable
+	echo > kprobe_events
+	[ -n "$optoff" ] && break
+done
+[ -n "$optoff" ] || echo "KTP-BENCH: error: no optimizable offset in $fn"
 
+calls syscall_baseline
+
+# kprobe_events: recording one fetch argument, then behind a false filter
 echo "p:kp $fn a=%di:u64" > kprobe_events
-measure kprobe_events_defined_disabled
 echo 1 > events/kprobes/kp/enable
-measure kprobe_events_record
+calls kprobe_events_record
 echo 'a == 12345' > events/kprobes/kp/filter
-measure kprobe_events_false_filter
+calls kprobe_events_false_filter
 echo 0 > events/kprobes/kp/enable
-echo 0 > events/kprobes/kp/filter
 echo > kprobe_events
 
-echo "p:kt $fn a=%di:u64" > ktp_probes
-measure ktp_defined_disabled
-echo 1 > events/ktp/kt/enable
-measure ktp_record
-echo 0 > events/ktp/kt/enable
-echo > ktp_probes
+# BPF programs whose condition is false
+row bpf_kprobe_false /ktp_bench bpf-kprobe $fn 0
+[ -z "$optoff" ] || row bpf_optkprobe_false /ktp_bench bpf-kprobe $fn "$optoff"
+row bpf_rawtp_false /ktp_bench bpf-rawtp sys_enter
 
-echo "p:kt $fn a=%di:u64 if %di == 12345" > ktp_probes
-echo 1 > events/ktp/kt/enable
-measure ktp_false_cond_jit
-echo 0 > events/ktp/kt/enable
+# the raw_syscalls:sys_enter event: recording, then behind a false filter
+echo 1 > events/raw_syscalls/sys_enter/enable
+calls sys_enter_record
+echo 'id == 99999' > events/raw_syscalls/sys_enter/filter
+calls sys_enter_false_filter
+echo 0 > events/raw_syscalls/sys_enter/enable
+echo 0 > events/raw_syscalls/sys_enter/filter
+
+# page faults: every event off, then page_fault_user recording
+row pagefault_off /ktp_bench pagefault 2000
+echo 1 > events/exceptions/page_fault_user/enable
+row pagefault_user_record /ktp_bench pagefault 2000
+echo 0 > events/exceptions/page_fault_user/enable
+echo > trace
+
+# definitions
+row define_kprobe /ktp_bench define kprobe_events "p:kd $fn a=%di:u64" -- \
+	kprobe_events "-:kd"
+row define_kprobe_filter4 /ktp_bench define kprobe_events "p:kd $fn a=%di:u64" \
+	events/kprobes/kd/filter "$filter4" -- kprobe_events "-:kd"
+
+if [ ! -e ktp_probes ]; then
+	echo "KTP-BENCH: kernel unpatched"
+	exit 0
+fi
+echo "KTP-BENCH: kernel patched"
+
+ktp() { # NAME DEFINITION [jit|interp]: getppid() with it enabled
+	echo "$2" > ktp_probes || { echo "KTP-BENCH: error: $1: $2"; return; }
+	[ -z "$3" ] || grep -q "cond=$3" ktp_profile ||
+		echo "KTP-BENCH: error: $1: not cond=$3: $(cat ktp_profile)"
+	echo 1 > events/ktp/kt/enable
+	calls "$1"
+	echo 0 > events/ktp/kt/enable
+	echo > ktp_probes
+}
+
+echo "p:kt $fn a=%di:u64" > ktp_probes
+calls ktp_p_defined_disabled
 echo > ktp_probes
-echo "p:kt $fn a=%di:u64 if %di != 12345" > ktp_probes
-echo 1 > events/ktp/kt/enable
-measure ktp_true_cond_jit
-echo 0 > events/ktp/kt/enable
-echo > ktp_probes
+ktp ktp_p_const_false "p:kt $fn a=%di:u64 if 0"
+ktp ktp_p_false_jit "p:kt $fn a=%di:u64 if %di == 12345" jit
+ktp ktp_p_true_record "p:kt $fn a=%di:u64 if %di != 12345"
+ktp ktp_p_record "p:kt $fn a=%di:u64"
+ktp ktp_p_false10_jit "p:kt $fn a=%di:u64 if $cond10" jit
+[ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
+ktp ktp_evt_sys_enter_false "t:kt raw_syscalls:sys_enter if \$id == 99999"
+ktp ktp_evt_sys_enter_record "t:kt raw_syscalls:sys_enter id=\$id"
+
+row define_ktp /ktp_bench define ktp_probes "p:kd $fn a=%di:u64" -- \
+	ktp_probes "-:kd"
+row define_ktp_cond10 /ktp_bench define ktp_probes "p:kd $fn a=%di:u64 if $cond10" -- \
+	ktp_probes "-:kd"
 
 echo 0 > /proc/sys/net/core/bpf_jit_enable
-echo "p:kt $fn a=%di:u64 if %di == 12345" > ktp_probes
-grep -q 'cond=interp' ktp_profile || echo "KTP-BENCH: error: not interpreted"
-echo 1 > events/ktp/kt/enable
-measure ktp_false_cond_interp
-echo 0 > events/ktp/kt/enable
-echo > ktp_probes
+ktp ktp_p_false_interp "p:kt $fn a=%di:u64 if %di == 12345" interp
+ktp ktp_p_false10_interp "p:kt $fn a=%di:u64 if $cond10" interp
 echo 1 > /proc/sys/net/core/bpf_jit_enable
-cat ktp_profile
+exit 0

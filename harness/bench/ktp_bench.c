@@ -1,17 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktp_bench: the cost of one getppid() system call, in guest
- * nanoseconds. Under QEMU with -icount shift=0 a guest nanosecond is one
- * guest instruction, so the figure is an instruction count that does
- * not depend on the host.
+ * ktp_bench: guest side of `make bench`. Under QEMU with -icount shift=0
+ * a guest nanosecond is one guest instruction, so every figure printed
+ * here is an instruction count that does not depend on the host. Each
+ * figure is the best of 5 runs (the run with the fewest timer
+ * interrupts).
  *
- *   ktp_bench [CALLS]   best of 5 runs of CALLS calls (default 20000)
+ *   ktp_bench [syscall] [CALLS]
+ *	instructions per getppid() (default 20000 calls a run)
+ *   ktp_bench bpf-kprobe SYM OFFSET [CALLS]
+ *	the same with a BPF_PROG_TYPE_KPROBE program on SYM+OFFSET whose
+ *	condition (the first argument, %di, == 12345) is false
+ *   ktp_bench bpf-rawtp TRACEPOINT [CALLS]
+ *	the same with a raw tracepoint program on TRACEPOINT whose
+ *	condition (its second argument, the syscall id of sys_enter,
+ *	== 99999) is false
+ *   ktp_bench pagefault [PAGES]
+ *	instructions per first write to a page of an anonymous mapping
+ *	(default 2000 pages a run), the page fault included
+ *   ktp_bench define FILE TEXT [FILE TEXT]... -- FILE TEXT...
+ *	instructions to write each TEXT to its FILE, in order, as one
+ *	definition; the writes after -- undo it between runs, untimed
+ *
+ * BPF programs are loaded and attached with raw bpf() and
+ * perf_event_open() calls, no libbpf. Errors go to stderr and exit 1.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <asm/ptrace.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define RUNS		5
+#define PAGE		4096
+
+static void fail(const char *what)
+{
+	perror(what);
+	exit(1);
+}
 
 static long long now_ns(void)
 {
@@ -21,23 +59,237 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int main(int argc, char **argv)
+static long count_arg(int argc, char **argv, int i, long def)
 {
-	long calls = argc > 1 ? atol(argv[1]) : 20000, i;
-	long long start, best = -1;
+	long n = i < argc ? atol(argv[i]) : def;
+
+	if (n <= 0) {
+		fprintf(stderr, "ktp_bench: bad count\n");
+		exit(2);
+	}
+	return n;
+}
+
+/* Instructions per getppid(), best of RUNS runs of @calls calls */
+static double syscall_cost(long calls)
+{
+	long long t, best = -1;
+	long i;
 	int run;
 
-	if (calls <= 0)
-		return 2;
-	for (run = 0; run < 5; run++) {
-		start = now_ns();
+	for (run = 0; run < RUNS; run++) {
+		t = now_ns();
 		for (i = 0; i < calls; i++)
 			syscall(SYS_getppid);
-		start = now_ns() - start;
-		/* the best run had the fewest timer interrupts */
-		if (best < 0 || start < best)
-			best = start;
+		t = now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
 	}
-	printf("%.1f\n", (double)best / calls);
+	return (double)best / calls;
+}
+
+/* Instructions per first write to an anonymous page */
+static double pagefault_cost(long pages)
+{
+	long long t, best = -1;
+	volatile char *p;
+	long i;
+	int run;
+
+	for (run = 0; run < RUNS; run++) {
+		p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			fail("mmap");
+		t = now_ns();
+		for (i = 0; i < pages; i++)
+			p[i * PAGE] = 1;
+		t = now_ns() - t;
+		munmap((void *)p, pages * PAGE);
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return (double)best / pages;
+}
+
+static void write_text(const char *file, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(file, O_WRONLY | O_APPEND);
+
+	if (fd < 0)
+		fail(file);
+	if (write(fd, text, len) != (ssize_t)len) {
+		fprintf(stderr, "ktp_bench: writing '%s' to %s: %s\n", text,
+			file, strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+/*
+ * Instructions to write a definition, best of RUNS: argv holds FILE TEXT
+ * pairs, then "--" and the FILE TEXT pairs that undo them. The files are
+ * opened inside the timed part, as echo opens them.
+ */
+static double define_cost(int argc, char **argv)
+{
+	long long t, best = -1;
+	int undo, i, run;
+
+	for (undo = 0; undo < argc && strcmp(argv[undo], "--"); undo++)
+		;
+	if (undo == argc || undo % 2 || (argc - undo - 1) % 2 || !undo) {
+		fprintf(stderr, "ktp_bench: define FILE TEXT... -- FILE TEXT...\n");
+		exit(2);
+	}
+	for (run = 0; run < RUNS; run++) {
+		t = now_ns();
+		for (i = 0; i < undo; i += 2)
+			write_text(argv[i], argv[i + 1]);
+		t = now_ns() - t;
+		for (i = undo + 1; i < argc; i += 2)
+			write_text(argv[i], argv[i + 1]);
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static struct bpf_insn insn(__u8 code, __u8 dst, __u8 src, __s16 off,
+			    __s32 imm)
+{
+	struct bpf_insn i = {
+		.code = code,
+		.dst_reg = dst,
+		.src_reg = src,
+		.off = off,
+		.imm = imm,
+	};
+
+	return i;
+}
+
+/*
+ * A program that returns 0 whatever its condition says, the condition
+ * being: the u64 at @off in its context == @value. The same shape as a
+ * false KTP condition: one load, one compare, return.
+ */
+static int load_prog(__u32 type, __s16 off, __s32 value)
+{
+	struct bpf_insn prog[] = {
+		insn(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, off, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		insn(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 1, value),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1),
+		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static char log[65536];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uintptr_t)prog;
+	attr.insn_cnt = ARRAY_SIZE(prog);
+	attr.license = (uintptr_t)"GPL";
+	attr.log_buf = (uintptr_t)log;
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0) {
+		fprintf(stderr, "%s", log);
+		fail("BPF_PROG_LOAD");
+	}
+	return fd;
+}
+
+static int kprobe_pmu_type(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	int type;
+
+	if (!f || fscanf(f, "%d", &type) != 1)
+		fail("kprobe PMU type");
+	fclose(f);
+	return type;
+}
+
+/* A false BPF condition on @sym+@offset; returns the perf event */
+static int attach_bpf_kprobe(const char *sym, unsigned long offset)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = kprobe_pmu_type(),
+		.kprobe_func = (uintptr_t)sym,
+		.probe_offset = offset,
+		.sample_period = 1,
+	};
+	int fd, prog;
+
+	prog = load_prog(BPF_PROG_TYPE_KPROBE, offsetof(struct pt_regs, rdi),
+			 12345);
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		fail("perf_event_open kprobe");
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		fail("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		fail("PERF_EVENT_IOC_ENABLE");
+	close(prog);
+	return fd;
+}
+
+/* A false BPF condition on the raw tracepoint @tp; returns its link */
+static int attach_bpf_rawtp(const char *tp)
+{
+	union bpf_attr attr;
+	int fd, prog;
+
+	/* args[1]: sys_enter's syscall id */
+	prog = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 8, 99999);
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (uintptr_t)tp;
+	attr.raw_tracepoint.prog_fd = prog;
+	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (fd < 0)
+		fail("BPF_RAW_TRACEPOINT_OPEN");
+	close(prog);
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "syscall";
+	double cost;
+	int fd;
+
+	if (argc > 1 && argv[1][0] >= '0' && argv[1][0] <= '9') {
+		cost = syscall_cost(count_arg(argc, argv, 1, 20000));
+	} else if (!strcmp(mode, "syscall")) {
+		cost = syscall_cost(count_arg(argc, argv, 2, 20000));
+	} else if (!strcmp(mode, "bpf-kprobe") && argc >= 4) {
+		fd = attach_bpf_kprobe(argv[2], strtoul(argv[3], NULL, 0));
+		cost = syscall_cost(count_arg(argc, argv, 4, 20000));
+		close(fd);
+	} else if (!strcmp(mode, "bpf-rawtp") && argc >= 3) {
+		fd = attach_bpf_rawtp(argv[2]);
+		cost = syscall_cost(count_arg(argc, argv, 3, 20000));
+		close(fd);
+	} else if (!strcmp(mode, "pagefault")) {
+		cost = pagefault_cost(count_arg(argc, argv, 2, 2000));
+	} else if (!strcmp(mode, "define")) {
+		cost = define_cost(argc - 2, argv + 2);
+	} else {
+		fprintf(stderr, "usage: see the comment at the top of ktp_bench.c\n");
+		return 2;
+	}
+	printf("%.1f\n", cost);
 	return 0;
 }

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The table of `make bench`: the KTP-BENCH lines of the unpatched and the
+patched kernel's console logs, side by side, with issue 12's targets and
+whether each is met. Also writes a gnuplot script that plots the costs.
+"""
+import argparse
+import re
+import sys
+
+
+ERRORS = []
+
+
+def read_log(path):
+    vals = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"KTP-BENCH: (\w+) (-?[0-9.]+)\s*$", line)
+            if m:
+                vals[m.group(1)] = float(m.group(2))
+            elif line.startswith("KTP-BENCH: error"):
+                ERRORS.append(line.strip())
+    return vals
+
+
+# (key, label, kind): kind "call" is a cost added to getppid() (shown as
+# +N over the same kernel's bare call), "abs" a figure of its own
+ROWS = [
+    ("syscall_baseline", "getppid(), nothing enabled", "abs"),
+    ("kprobe_events_record", "kprobe_events, 1 fetch arg, recording", "call"),
+    ("kprobe_events_false_filter", "kprobe_events, false event filter", "call"),
+    ("bpf_kprobe_false", "BPF program on a kprobe, false", "call"),
+    ("bpf_optkprobe_false", "BPF program on an optimized kprobe, false", "call"),
+    ("bpf_rawtp_false", "BPF raw tracepoint sys_enter, false", "call"),
+    ("sys_enter_record", "raw_syscalls:sys_enter, recording", "call"),
+    ("sys_enter_false_filter", "raw_syscalls:sys_enter, false filter", "call"),
+    ("ktp_p_defined_disabled", "KTP p defined, disabled", "call"),
+    ("ktp_p_const_false", "KTP p, condition 0 (dispatch floor)", "call"),
+    ("ktp_p_false_jit", "KTP p, false condition, JIT", "call"),
+    ("ktp_p_false_interp", "KTP p, false condition, interpreter", "call"),
+    ("ktp_p_true_record", "KTP p, true condition, recording 1 value", "call"),
+    ("ktp_p_record", "KTP p, no condition, recording 1 value", "call"),
+    ("ktp_p_false10_jit", "KTP p, false 10-op/3-read condition, JIT", "call"),
+    ("ktp_p_false10_interp", "KTP p, false 10-op/3-read condition, interp", "call"),
+    ("ktp_p_opt_false_jit", "KTP p on an optimized kprobe, false", "call"),
+    ("ktp_tp_sys_enter_false", "KTP t on tracepoint sys_enter, false", "call"),
+    ("ktp_tp_sys_enter_record", "KTP t on tracepoint sys_enter, recording", "call"),
+    ("ktp_evt_sys_enter_false", "KTP event probe sys_enter, false", "call"),
+    ("ktp_evt_sys_enter_record", "KTP event probe sys_enter, recording", "call"),
+    ("pagefault_off", "page fault, every event off", "abs"),
+    ("pagefault_user_record", "page fault, page_fault_user recording", "abs"),
+    ("define_kprobe", "definition: kprobe_events", "abs"),
+    ("define_kprobe_filter4", "definition: kprobe_events + 4-term filter", "abs"),
+    ("define_ktp", "definition: KTP", "abs"),
+    ("define_ktp_cond10", "definition: KTP + 10-op condition", "abs"),
+]
+
+
+def targets(u, p):
+    """(key, text, met) for each target: met is None where a figure is
+    missing. u and p are the unpatched and patched kernel's figures."""
+    def add(v, key):
+        return v[key] - v["syscall_baseline"] if key in v and "syscall_baseline" in v else None
+
+    def t(key, text, fn, *need):
+        if any(x is None for x in need):
+            return (key, text, None)
+        return (key, text, fn(*need))
+
+    floor = add(p, "ktp_p_const_false")
+    jit10 = add(p, "ktp_p_false10_jit")
+    out = [
+        t("syscall_baseline", "= unpatched (within 0.5)",
+          lambda a, b: abs(a - b) <= 0.5, u.get("syscall_baseline"), p.get("syscall_baseline")),
+        t("ktp_p_false_jit", "<= floor + 5",
+          lambda a, f: a <= f + 5, add(p, "ktp_p_false_jit"), floor),
+        t("ktp_p_true_record", "<= kprobe_events recording",
+          lambda a, k: a <= k, add(p, "ktp_p_true_record"), add(p, "kprobe_events_record")),
+        t("ktp_p_record", "<= kprobe_events recording",
+          lambda a, k: a <= k, add(p, "ktp_p_record"), add(p, "kprobe_events_record")),
+        t("ktp_p_false10_jit", "<= floor + 60",
+          lambda a, f: a <= f + 60, jit10, floor),
+        t("ktp_p_false10_interp", ">= 3 x (JIT - floor) above floor",
+          lambda i, j, f: i - f >= 3 * (j - f), add(p, "ktp_p_false10_interp"), jit10, floor),
+        t("ktp_tp_sys_enter_false", "<= +120",
+          lambda a: a <= 120, add(p, "ktp_tp_sys_enter_false")),
+        t("ktp_tp_sys_enter_record", "<= sys_enter recording",
+          lambda a, e: a <= e, add(p, "ktp_tp_sys_enter_record"), add(p, "sys_enter_record")),
+        t("ktp_evt_sys_enter_false", "<= sys_enter false filter",
+          lambda a, e: a <= e, add(p, "ktp_evt_sys_enter_false"), add(p, "sys_enter_false_filter")),
+        t("pagefault_off", "<= unpatched + 2",
+          lambda a, b: a <= b + 2, p.get("pagefault_off"), u.get("pagefault_off")),
+        t("define_ktp_cond10", "<= KTP definition + 20000",
+          lambda a, b: a <= b + 20000, p.get("define_ktp_cond10"), p.get("define_ktp")),
+    ]
+    return {k: (text, met) for k, text, met in out}
+
+
+def fmt(v, key, kind):
+    if key not in v:
+        return "-"
+    if kind == "call":
+        return "%+.1f" % (v[key] - v["syscall_baseline"])
+    return "%.1f" % v[key]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--unpatched", required=True)
+    ap.add_argument("--patched", required=True)
+    ap.add_argument("--date", required=True)
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--plot")
+    a = ap.parse_args()
+    u, p = read_log(a.unpatched), read_log(a.patched)
+    tg = targets(u, p)
+
+    print("make bench, %s, Linux %s: guest instructions under QEMU -icount shift=0"
+          % (a.date, a.version))
+    print("(1 CPU; +N: added to one getppid() of the same kernel; '-': not run on that kernel)")
+    print()
+    w = max(len(r[1]) for r in ROWS)
+    print(("%-*s %10s %10s  %-34s %s" % (w, "configuration", "unpatched", "patched",
+                                         "target", "result")).rstrip())
+    met = missed = 0
+    for key, label, kind in ROWS:
+        text, ok = tg.get(key, ("", None))
+        res = ""
+        if text:
+            if ok is None:
+                res = "miss (not measured)"
+                missed += 1
+            elif ok:
+                res = "pass"
+                met += 1
+            else:
+                res = "MISS"
+                missed += 1
+        print(("%-*s %10s %10s  %-34s %s" % (w, label, fmt(u, key, kind), fmt(p, key, kind),
+                                             text, res)).rstrip())
+    print()
+    print("targets: %d met, %d missed" % (met, missed))
+    for e in ERRORS:
+        print(e)
+
+    if a.plot:
+        dat = a.plot.rsplit(".", 1)[0] + ".dat"
+        png = a.plot.rsplit(".", 1)[0] + ".png"
+        with open(dat, "w") as f:
+            for key, label, kind in ROWS:
+                if kind != "call":
+                    continue
+                vals = []
+                for v in (u, p):
+                    vals.append("%.1f" % (v[key] - v["syscall_baseline"]) if key in v else "NaN")
+                f.write('"%s" %s\n' % (label, " ".join(vals)))
+        with open(a.plot, "w") as f:
+            f.write("""set terminal pngcairo size 1100,800 noenhanced font ",10"
+set output "%s"
+set title "Instructions added to one getppid() (Linux %s, QEMU -icount, %s)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -45 scale 0
+set ylabel "guest instructions"
+set grid ytics
+set key top left
+set bmargin 14
+plot "%s" using 2:xtic(1) title "unpatched kernel", "" using 3 title "patched kernel"
+""" % (png, a.version, a.date, dat))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
