@@ -8,8 +8,9 @@
 cd /sys/kernel/tracing || exit 1
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 fn=__x64_sys_getppid
-# a false condition of 10 operations with 3 memory reads (the stack)
-cond10='(+0(%sp) + +8(%sp) + +16(%sp)) * 3 - %di * 2 == 12345 && %si != 0 && %dx > 7'
+# a false condition of 10 operations with 3 memory reads, of values
+# that are never 0 (a 0 is read again, see ktp_zero_read below)
+cond10='(+0(%sp) + @jiffies + *(u32 *)&nr_cpu_ids) * 3 - %di * 2 == 12345 && %si != 0 && %dx > 7'
 # a false 4-term ftrace filter of the same kind
 filter4='a == 12345 && a != 0 && a > 7 || a == 54321'
 
@@ -63,9 +64,9 @@ echo 0 > events/raw_syscalls/sys_enter/enable
 echo 0 > events/raw_syscalls/sys_enter/filter
 
 # page faults: every event off, then page_fault_user recording
-row pagefault_off /ktp_bench pagefault 2000
+row pagefault_off /ktp_bench pagefault 2048
 echo 1 > events/exceptions/page_fault_user/enable
-row pagefault_user_record /ktp_bench pagefault 2000
+row pagefault_user_record /ktp_bench pagefault 2048
 echo 0 > events/exceptions/page_fault_user/enable
 echo > trace
 
@@ -99,6 +100,8 @@ ktp ktp_p_false_jit "p:kt $fn a=%di:u64 if %di == 12345" jit
 ktp ktp_p_true_record "p:kt $fn a=%di:u64 if %di != 12345"
 ktp ktp_p_record "p:kt $fn a=%di:u64"
 ktp ktp_p_false10_jit "p:kt $fn a=%di:u64 if $cond10" jit
+# a read of a 0: the inline load, then the helper reads it again
+ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)&oops_in_progress != 0" jit
 [ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
 ktp ktp_evt_sys_enter_false "t:kt raw_syscalls:sys_enter if \$id == 99999"
 ktp ktp_evt_sys_enter_record "t:kt raw_syscalls:sys_enter id=\$id"

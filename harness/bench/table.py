@@ -43,6 +43,7 @@ ROWS = [
     ("ktp_p_record", "KTP p, no condition, recording 1 value", "call"),
     ("ktp_p_false10_jit", "KTP p, false 10-op/3-read condition, JIT", "call"),
     ("ktp_p_false10_interp", "KTP p, false 10-op/3-read condition, interp", "call"),
+    ("ktp_p_zero_read_jit", "KTP p, false condition reading a 0, JIT", "call"),
     ("ktp_p_opt_false_jit", "KTP p on an optimized kprobe, false", "call"),
     ("ktp_tp_sys_enter_false", "KTP t on tracepoint sys_enter, false", "call"),
     ("ktp_tp_sys_enter_record", "KTP t on tracepoint sys_enter, recording", "call"),
@@ -156,18 +157,18 @@ def main():
                     vals.append("%.1f" % (v[key] - v["syscall_baseline"]) if key in v else "NaN")
                 f.write('"%s" %s\n' % (label, " ".join(vals)))
         with open(a.plot, "w") as f:
-            f.write("""set terminal pngcairo size 1100,800 noenhanced font ",10"
+            f.write("""set terminal pngcairo size 1200,900 noenhanced font ",10"
 set output "%s"
 set title "Instructions added to one getppid() (Linux %s, QEMU -icount, %s)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set xtics rotate by -45 scale 0
+set xtics rotate by 90 right scale 0
 set ylabel "guest instructions"
 set grid ytics
 set key top left
-set bmargin 14
+set bmargin 24
 plot "%s" using 2:xtic(1) title "unpatched kernel", "" using 3 title "patched kernel"
 """ % (png, a.version, a.date, dat))
     return 0
