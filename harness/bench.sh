@@ -21,7 +21,9 @@ mkdir -p "$LOGS"
 
 # The unpatched tree: a worktree of build/linux at ktp-base; its config:
 # the test kernel's fragment without the options the series adds.
-if [ ! -d "$BASE_SRC" ]; then
+# (a worktree of an earlier build/linux, extracted anew since, is stale)
+if ! git -C "$BASE_SRC" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+	rm -rf "$BASE_SRC"
 	git -C "$SRC" worktree prune
 	git -C "$SRC" worktree add -q --detach "$BASE_SRC" ktp-base
 fi
