@@ -58,38 +58,42 @@ ROWS = [
 ]
 
 
+def added(v, key):
+    """What @key adds to the same kernel's bare getppid(), or None."""
+    if key not in v or "syscall_baseline" not in v:
+        return None
+    return v[key] - v["syscall_baseline"]
+
+
 def targets(u, p):
     """(key, text, met) for each target: met is None where a figure is
     missing. u and p are the unpatched and patched kernel's figures."""
-    def add(v, key):
-        return v[key] - v["syscall_baseline"] if key in v and "syscall_baseline" in v else None
-
     def t(key, text, fn, *need):
         if any(x is None for x in need):
             return (key, text, None)
         return (key, text, fn(*need))
 
-    floor = add(p, "ktp_p_const_false")
-    jit10 = add(p, "ktp_p_false10_jit")
+    floor = added(p, "ktp_p_const_false")
+    jit10 = added(p, "ktp_p_false10_jit")
     out = [
         t("syscall_baseline", "= unpatched (within 0.5)",
           lambda a, b: abs(a - b) <= 0.5, u.get("syscall_baseline"), p.get("syscall_baseline")),
         t("ktp_p_false_jit", "<= floor + 5",
-          lambda a, f: a <= f + 5, add(p, "ktp_p_false_jit"), floor),
+          lambda a, f: a <= f + 5, added(p, "ktp_p_false_jit"), floor),
         t("ktp_p_true_record", "<= kprobe_events recording",
-          lambda a, k: a <= k, add(p, "ktp_p_true_record"), add(p, "kprobe_events_record")),
+          lambda a, k: a <= k, added(p, "ktp_p_true_record"), added(p, "kprobe_events_record")),
         t("ktp_p_record", "<= kprobe_events recording",
-          lambda a, k: a <= k, add(p, "ktp_p_record"), add(p, "kprobe_events_record")),
+          lambda a, k: a <= k, added(p, "ktp_p_record"), added(p, "kprobe_events_record")),
         t("ktp_p_false10_jit", "<= floor + 60",
           lambda a, f: a <= f + 60, jit10, floor),
         t("ktp_p_false10_interp", ">= 3 x (JIT - floor) above floor",
-          lambda i, j, f: i - f >= 3 * (j - f), add(p, "ktp_p_false10_interp"), jit10, floor),
+          lambda i, j, f: i - f >= 3 * (j - f), added(p, "ktp_p_false10_interp"), jit10, floor),
         t("ktp_tp_sys_enter_false", "<= +120",
-          lambda a: a <= 120, add(p, "ktp_tp_sys_enter_false")),
+          lambda a: a <= 120, added(p, "ktp_tp_sys_enter_false")),
         t("ktp_tp_sys_enter_record", "<= sys_enter recording",
-          lambda a, e: a <= e, add(p, "ktp_tp_sys_enter_record"), add(p, "sys_enter_record")),
+          lambda a, e: a <= e, added(p, "ktp_tp_sys_enter_record"), added(p, "sys_enter_record")),
         t("ktp_evt_sys_enter_false", "<= sys_enter false filter",
-          lambda a, e: a <= e, add(p, "ktp_evt_sys_enter_false"), add(p, "sys_enter_false_filter")),
+          lambda a, e: a <= e, added(p, "ktp_evt_sys_enter_false"), added(p, "sys_enter_false_filter")),
         t("pagefault_off", "<= unpatched + 2",
           lambda a, b: a <= b + 2, p.get("pagefault_off"), u.get("pagefault_off")),
         t("define_ktp_cond10", "<= KTP definition + 20000",
@@ -102,7 +106,7 @@ def fmt(v, key, kind):
     if key not in v:
         return "-"
     if kind == "call":
-        return "%+.1f" % (v[key] - v["syscall_baseline"])
+        return "%+.1f" % added(v, key)
     return "%.1f" % v[key]
 
 
@@ -154,7 +158,7 @@ def main():
                     continue
                 vals = []
                 for v in (u, p):
-                    vals.append("%.1f" % (v[key] - v["syscall_baseline"]) if key in v else "NaN")
+                    vals.append("%.1f" % added(v, key) if key in v else "NaN")
                 f.write('"%s" %s\n' % (label, " ".join(vals)))
         with open(a.plot, "w") as f:
             f.write("""set terminal pngcairo size 1200,900 noenhanced font ",10"
