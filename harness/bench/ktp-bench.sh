@@ -103,8 +103,10 @@ ktp ktp_p_false10_jit "p:kt $fn a=%di:u64 if $cond10" jit
 # a read of a 0: the inline load, then the helper reads it again
 ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)&oops_in_progress != 0" jit
 [ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
-ktp ktp_evt_sys_enter_false "t:kt raw_syscalls:sys_enter if \$id == 99999"
-ktp ktp_evt_sys_enter_record "t:kt raw_syscalls:sys_enter id=\$id"
+ktp ktp_tp_sys_enter_false "t:kt sys_enter if \$arg2 == 99999" jit
+ktp ktp_tp_sys_enter_record "t:kt sys_enter id=\$arg2:s64"
+ktp ktp_evt_sys_enter_false "e:kt raw_syscalls.sys_enter if \$id == 99999"
+ktp ktp_evt_sys_enter_record "e:kt raw_syscalls.sys_enter id=\$id"
 
 row define_ktp /ktp_bench define ktp_probes "p:kd $fn a=%di:u64" -- \
 	ktp_probes "-:kd"
