@@ -24,8 +24,11 @@ mkdir -p "$TOP/patches" "$TOP/kernel-tree-overlay"
 for c in $commits; do
 	name=$(git log -1 --format=%f "$c" | cut -c1-60).patch
 	echo "$name" >> "$TOP/series"
-	mapfile -t added < <(git diff --diff-filter=A --name-only "$c^" "$c")
-	mapfile -t changed < <(git diff --diff-filter=a --name-only "$c^" "$c")
+	# --no-renames: a file a commit renames is deleted by its patch and
+	# added whole under its new name (a rename limited to the new path
+	# would leave the old file in the tree)
+	mapfile -t added < <(git diff --no-renames --diff-filter=A --name-only "$c^" "$c")
+	mapfile -t changed < <(git diff --no-renames --diff-filter=a --name-only "$c^" "$c")
 	for f in "${added[@]}"; do
 		echo "$name $f" >> "$TOP/harness/new-files"
 		dst=$(overlay_path "$f")
@@ -41,9 +44,9 @@ for c in $commits; do
 		git log -1 --format='From: %an <%ae>%nSubject: [PATCH] %s%n%n%b' "$c" | sed '${/^$/d}'
 		echo "---"
 		if [ ${#changed[@]} -gt 0 ]; then
-			git diff --stat=72 --summary "$c^" "$c" -- "${changed[@]}"
+			git diff --no-renames --stat=72 --summary "$c^" "$c" -- "${changed[@]}"
 			echo
-			git diff "$c^" "$c" -- "${changed[@]}"
+			git diff --no-renames "$c^" "$c" -- "${changed[@]}"
 		fi
 	} > "$TOP/patches/$name"
 done
