@@ -5,13 +5,15 @@
 #   boot.sh check   run KUnit (at boot) and the kselftests, save the logs
 #   boot.sh demo    run the scripted demo, console on stdout
 #   boot.sh shell   interactive busybox shell on the serial console
+#   boot.sh upstream  only upstream's ftrace selftests (KTP_KERNEL: the
+#                   unpatched kernel), save the logs
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 mode=${1:-shell}
 KOUT=${KTP_KOUT:-$KOUT}
 tag=${KTP_LOG_TAG:-$mode}
-kernel=$KOUT/arch/x86/boot/bzImage
+kernel=${KTP_KERNEL:-$KOUT/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel: run make kernel"
 [ -f "$BUILD/initramfs.cpio" ] || die "no initramfs: run make initramfs"
 mkdir -p "$LOGS"
@@ -32,13 +34,15 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "$SMP" -m "${KTP
       -drive "file=$disk,format=raw,if=virtio,readonly=on")
 
 case $mode in
-check)
+check|upstream)
 	rm -f "$LOGS/$tag"-*.log
 	start=$(date +%s)
 	rc=0
+	# ttyS1: the KTP kselftests, ttyS2: logs of those that did not pass,
+	# ttyS3: upstream's ftrace selftests
 	timeout -k 10 "${KTP_BOOT_TIMEOUT:-1500}" "${qemu[@]}" -display none -monitor none \
 		-serial "file:$LOGS/$tag-console.log" -serial "file:$LOGS/$tag-kselftest.log" \
-		-serial "file:$LOGS/$tag-testlogs.log" \
+		-serial "file:$LOGS/$tag-testlogs.log" -serial "file:$LOGS/$tag-upstream.log" \
 		-append "$append" < /dev/null || rc=$?
 	echo "$rc" > "$LOGS/$tag-qemu.rc"
 	say "QEMU ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"
@@ -53,6 +57,6 @@ shell)
 	timeout --foreground "${KTP_SHELL_TIMEOUT:-7200}" "${qemu[@]}" -nographic -append "$append"
 	;;
 *)
-	die "usage: boot.sh check|demo|shell"
+	die "usage: boot.sh check|upstream|demo|shell"
 	;;
 esac

@@ -6,7 +6,10 @@
 # lockdep, UBSAN, ...: harness/debug-kernel.sh). QEMU runs single-threaded
 # TCG, so the debug kernel's run (the longest part) goes on one core, in
 # the background, while the test kernel's run and then the static checks
-# go on. The last line is the test count of all of it, `N passed, N failed`.
+# go on. The test kernel also runs upstream's ftrace selftests, and the
+# static checks run them on the unpatched kernel: each must end as there
+# (harness/upstream-compare.py). The last line is the test count of all
+# of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -31,7 +34,7 @@ debug_pid=$!
 trap 'kill -- -$debug_pid 2> /dev/null || true' EXIT
 stamp "debug kernel VM started"
 
-"$TOP/harness/boot.sh" check
+KTP_APPEND=ktp_upstream=1 "$TOP/harness/boot.sh" check
 stamp "test VM finished"
 static=0
 "$TOP/harness/static-checks.sh" || static=1
@@ -43,15 +46,19 @@ stamp "debug kernel VM finished"
 
 rc=0
 judge_run check > "$LOGS/results.txt" || rc=1
+python3 "$TOP/harness/upstream-compare.py" --patched "$LOGS/check-upstream.log" \
+	--unpatched "$LOGS/unpatched-upstream.log" > "$LOGS/results-upstream.txt" || rc=1
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=1
 say "total $(( $(date +%s) - t0 ))s"
 echo "== test kernel"
 cat "$LOGS/results.txt"
 echo "== debug kernel"
 cat "$LOGS/results-debug.txt"
+echo "== upstream's ftrace selftests, patched and unpatched kernel"
+cat "$LOGS/results-upstream.txt"
 [ $static = 0 ] || { echo "FAIL: static checks (see above)"; rc=1; }
 # the sum of both runs' last lines, the static checks one more test
-tail -qn1 "$LOGS/results.txt" "$LOGS/results-debug.txt" | awk -v static=$static '
+tail -qn1 "$LOGS/results.txt" "$LOGS/results-debug.txt" "$LOGS/results-upstream.txt" | awk -v static=$static '
 	{ p += $1; f += $3; s += $5 }
 	END {
 		if (static) f++; else p++

@@ -55,6 +55,14 @@ kmake "$SRC" "$KOUT" TARGETS=ktp \
 	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "kselftest-install failed"; }
 [ -x "$ROOT/kselftest/run_kselftest.sh" ] || die "kselftest-install produced no run_kselftest.sh"
 
+# upstream's ftrace selftests, which make check runs on the patched and
+# the unpatched kernel (harness/upstream-compare.py)
+say "installing upstream's ftrace selftests"
+kmake "$SRC" "$KOUT" TARGETS=ftrace \
+	INSTALL_PATH="$ROOT/upstream" kselftest-install >> "$LOGS/kselftest-install.log" 2>&1 ||
+	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "kselftest-install of ftrace failed"; }
+[ -x "$ROOT/upstream/ftrace/ftracetest" ] || die "kselftest-install produced no ftracetest"
+
 while read -r f; do
 	file "$f" | grep -q 'dynamically linked' && add_libs "$f"
 done < <(find "$ROOT" -type f -perm -u+x)

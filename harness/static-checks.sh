@@ -8,7 +8,8 @@
 #   - W=1: no warning in a file the series adds or changes,
 #   - kernel-doc on the C files and headers the series adds,
 #   - every patch but the last builds on its own (the last is the kernel
-#     just built).
+#     just built), and so does the unpatched base, which then runs
+#     upstream's ftrace selftests (boot.sh upstream).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -102,13 +103,28 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 	fi
 fi
 
-# Bisectability: each patch before the last builds on its own.
+# Bisectability: each patch before the last builds on its own. First the
+# base itself, with the same configuration: the unpatched kernel, on which
+# upstream's ftrace selftests run (in the background) for make check to
+# compare with the patched kernel's run (harness/upstream-compare.py).
 commits=$(git -C "$SRC" rev-list --reverse ktp-base..ktp~1 2>/dev/null || true)
-if [ -n "$commits" ]; then
-	bisect_tree=$BUILD/linux-bisect
-	[ -d "$bisect_tree" ] || git -C "$SRC" worktree add -q --detach "$bisect_tree" ktp-base
-	mkdir -p "$BISECT_OUT"
-	cp "$KOUT/.config" "$BISECT_OUT/.config"
+bisect_tree=$BUILD/linux-bisect
+[ -d "$bisect_tree" ] || git -C "$SRC" worktree add -q --detach "$bisect_tree" ktp-base
+mkdir -p "$BISECT_OUT"
+cp "$KOUT/.config" "$BISECT_OUT/.config"
+git -C "$bisect_tree" checkout -q --detach ktp-base
+upstream_pid=
+if kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
+	cp "$BISECT_OUT/arch/x86/boot/bzImage" "$BUILD/unpatched-bzImage"
+	KTP_KERNEL=$BUILD/unpatched-bzImage KTP_LOG_TAG=unpatched \
+		"$TOP/harness/boot.sh" upstream > "$LOGS/unpatched-boot.out" 2>&1 &
+	upstream_pid=$!
+else
+	tail -20 "$LOGS/bisect.log" >&2
+	echo "bisect: the unpatched base does not build" >&2
+	fail=1
+fi
+if [ -n "$commits" ] && [ $fail = 0 ]; then
 	for c in $commits; do
 		git -C "$bisect_tree" checkout -q --detach "$c"
 		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
@@ -119,6 +135,10 @@ if [ -n "$commits" ]; then
 		fi
 	done
 	[ $fail = 0 ] && say "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own"
+fi
+if [ -n "$upstream_pid" ]; then
+	wait "$upstream_pid" || fail=1
+	cat "$LOGS/unpatched-boot.out"
 fi
 
 [ $fail = 0 ] || die "static checks failed"
