@@ -8,7 +8,8 @@
 # the background, while the test kernel's run and then the static checks
 # go on. The test kernel also runs upstream's ftrace selftests, and the
 # static checks run them on the unpatched kernel: each must end as there
-# (harness/upstream-compare.py). The last line is the test count of all
+# (harness/upstream-compare.py). After them, coccicheck and htmldocs
+# (harness/subsystem-checks.sh). The last line is the test count of all
 # of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -38,6 +39,7 @@ KTP_APPEND=ktp_upstream=1 "$TOP/harness/boot.sh" check
 stamp "test VM finished"
 static=0
 "$TOP/harness/static-checks.sh" || static=1
+"$TOP/harness/subsystem-checks.sh" || static=1
 stamp "static checks $([ $static = 0 ] && echo passed || echo FAILED)"
 wait $debug_pid || true
 trap - EXIT

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Print the compiler or sparse diagnostics of LOG that fall on lines the
+"""Print the compiler, sparse or coccicheck diagnostics of LOG that fall on lines the
 series added (every line of a file it added counts), so that files the
 series touches are held to "no new warnings" without owning the warnings
 they already had."""
@@ -10,6 +10,8 @@ import sys
 
 log, src, base, head = sys.argv[1:5]
 diag = re.compile(r'^(?:%s/)?([^:\s]+):(\d+):(?:\d+:)? (warning|error): ' % re.escape(src))
+# coccicheck's reports: FILE:LINE:COL-COL: MESSAGE
+cocci = re.compile(r'^(?:%s/)?([^:\s]+):(\d+):\d+-\d+: ' % re.escape(src))
 
 added = {}
 diff = subprocess.run(['git', '-C', src, 'diff', '-U0', base, head],
@@ -27,7 +29,7 @@ for line in diff.splitlines():
 found = 0
 with open(log, errors='replace') as f:
     for line in f:
-        m = diag.match(line)
+        m = diag.match(line) or cocci.match(line)
         if m and int(m.group(2)) in added.get(m.group(1), ()):
             print(line.rstrip())
             found += 1
