@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The inside of KTP's expression compiler, shared by its parts: the
+ * lexer (ktp_lex.c), the parser (ktp_parse.c), constant folding
+ * (ktp_fold.c), code generation (ktp_gen.c), the interface
+ * (ktp_expr.c) and the KUnit test (ktp_expr_test.c).
+ */
+#ifndef _KERNEL_TRACE_KTP_COMPILER_H
+#define _KERNEL_TRACE_KTP_COMPILER_H
+
+#include <linux/bits.h>
+#include <linux/ctype.h>
+
+#include "ktp_expr.h"
+
+/* A type: size in bytes, signedness, pointer or string */
+#define KTP_T_SIZE	0x0f
+#define KTP_T_SIGNED	0x10
+#define KTP_T_PTR	0x20	/* an address of a value of the type */
+#define KTP_T_STR	0x40	/* a string: compared with a literal only */
+#define KTP_T_U64	8
+#define KTP_T_S64	(8 | KTP_T_SIGNED)
+
+enum ktp_op {
+	KTP_OP_CONST,
+	KTP_OP_REG,		/* param: offset in pt_regs */
+	KTP_OP_ARG,		/* param: N of $argN, from 1 */
+	KTP_OP_STACKP,		/* $stack */
+	KTP_OP_FIELD,		/* val: struct ftrace_event_field * */
+	KTP_OP_READ,		/* param: size | KTP_READ_USER, of l */
+	KTP_OP_CAST,		/* to the node's type */
+	KTP_OP_NEG,
+	KTP_OP_NOT,
+	KTP_OP_LNOT,
+	KTP_OP_ADD,
+	KTP_OP_SUB,
+	KTP_OP_MUL,
+	KTP_OP_DIV,
+	KTP_OP_MOD,
+	KTP_OP_SHL,
+	KTP_OP_SHR,
+	KTP_OP_AND,
+	KTP_OP_OR,
+	KTP_OP_XOR,
+	KTP_OP_EQ,
+	KTP_OP_NE,
+	KTP_OP_LT,
+	KTP_OP_LE,
+	KTP_OP_GT,
+	KTP_OP_GE,
+	KTP_OP_LAND,
+	KTP_OP_LOR,
+	KTP_OP_COND,		/* c ? l : r */
+	KTP_OP_STRCMP,		/* l: string, val: literal, param: how */
+	KTP_OP_COMM,		/* $comm, a string */
+	KTP_OP_STRLIT,		/* val: the literal */
+};
+
+/*
+ * The compiler takes ranges of these: the unary operators NEG..LNOT, the
+ * binary ones ADD..GE with the comparisons EQ..GE last, then LAND, LOR.
+ */
+static_assert(KTP_OP_LNOT == KTP_OP_NEG + 2 && KTP_OP_ADD == KTP_OP_LNOT + 1);
+static_assert(KTP_OP_EQ == KTP_OP_XOR + 1 && KTP_OP_GE == KTP_OP_EQ + 5);
+static_assert(KTP_OP_LAND == KTP_OP_GE + 1 && KTP_OP_LOR == KTP_OP_LAND + 1);
+
+#define KTP_READ_USER	0x100
+
+/* How KTP_OP_STRCMP compares */
+#define KTP_STR_EQ	0
+#define KTP_STR_NE	1
+#define KTP_STR_GLOB	2
+#define KTP_STR_OPS	0x3
+#define KTP_STR_COMM	0x4	/* the string is current->comm */
+
+/**
+ * struct ktp_node - a term or an operator of an expression's tree
+ * @op: the KTP_OP_* it is
+ * @type: its type, KTP_T_* bits
+ * @pos: where it starts in the expression, for the caret of an error
+ * @height: levels of the tree under it, see ktp_too_high()
+ * @param: what the operator needs besides its operands (see enum ktp_op)
+ * @val: a constant, a literal or a field
+ * @l: the left (or only) operand
+ * @r: the right operand
+ * @c: the condition of c ? l : r
+ */
+struct ktp_node {
+	u8		op;
+	u8		type;
+	u16		pos;
+	u16		height;		/* see ktp_too_high() */
+	u32		param;
+	u64		val;
+	struct ktp_node	*l, *r, *c;
+};
+
+/* Tokens other than single characters */
+enum {
+	KTP_TOK_END = 256,
+	KTP_TOK_NUM,
+	KTP_TOK_IDENT,
+	KTP_TOK_VAR,		/* $name */
+	KTP_TOK_REG,		/* %name */
+	KTP_TOK_SYM,		/* @symbol[+-offs] or @address */
+	KTP_TOK_STR,		/* "..." */
+	KTP_TOK_SHL,
+	KTP_TOK_SHR,
+	KTP_TOK_LE,
+	KTP_TOK_GE,
+	KTP_TOK_EQ,
+	KTP_TOK_NE,
+	KTP_TOK_LAND,
+	KTP_TOK_LOR,
+};
+
+/*
+ * The state of one probe's compilation: the lexer's and the parser's
+ * of the expression at hand, and the code of all of them so far.
+ */
+struct ktp_compiler {
+	struct ktp_expr_env	env;
+	/* parser */
+	const char		*src;
+	const char		*p;		/* next character */
+	int			tok;
+	const char		*tok_start;
+	int			tok_len;
+	u64			tok_val;
+	bool			tok_unsigned;
+	int			depth;
+	struct ktp_node		*nodes;
+	int			nr_nodes;
+	struct ktp_expr_error	*err;
+	bool			fold;
+	/* code */
+	struct bpf_insn		*insns;
+	int			len;
+	int			max_slot;
+	bool			has_cond;
+	int			*false_jumps;	/* to "return 0" */
+	int			nr_false_jumps;
+	unsigned int		nr_entry_args;
+	unsigned int		nr_vals;	/* ctx->vals[] written */
+	int			stack_base;	/* bytes above slot 3 */
+	bool			entered;	/* "t": ktp_tpoint_enter() */
+	int			out_jump;	/* "t": to "return 0", no hit */
+	char			**lits;
+	unsigned int		nr_lits;
+	int			error;		/* first code error */
+};
+
+/* Registers: R6 holds the context, slots 0-2 are R7-R9, then the stack */
+#define KTP_R_CTX	BPF_REG_6
+#define KTP_NR_REG_SLOTS 3
+
+static inline bool ktp_is_signed(int type)
+{
+	return type & KTP_T_SIGNED;
+}
+
+/* The type an operand has in arithmetic: narrower ones become s64 */
+static inline int ktp_promote(int type)
+{
+	if (type & (KTP_T_PTR | KTP_T_STR))
+		return KTP_T_U64;
+	if ((type & KTP_T_SIZE) < 8)
+		return KTP_T_S64;
+	return type;
+}
+
+static inline int ktp_common_type(int a, int b)
+{
+	a = ktp_promote(a);
+	b = ktp_promote(b);
+	return ktp_is_signed(a) && ktp_is_signed(b) ? KTP_T_S64 : KTP_T_U64;
+}
+
+/* Truncate and extend @v as a value of @type. */
+static inline u64 ktp_convert(u64 v, int type)
+{
+	int bits = (type & KTP_T_SIZE) * 8;
+
+	if (type & (KTP_T_PTR | KTP_T_STR) || bits >= 64)
+		return v;
+	if (ktp_is_signed(type))
+		return (u64)((s64)(v << (64 - bits)) >> (64 - bits));
+	return v & (BIT_ULL(bits) - 1);
+}
+
+static inline bool ktp_is_ident(char ch)
+{
+	return isalnum(ch) || ch == '_';
+}
+
+/* ktp_lex.c */
+int ktp_lex_char(const char **pp);
+int ktp_next(struct ktp_compiler *c);
+
+/* ktp_parse.c */
+int ktp_fail(struct ktp_compiler *c, const char *at, int code);
+struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
+			  const char *at);
+struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
+			   const char *at);
+struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
+			   struct ktp_expr_error *err);
+
+/* ktp_fold.c */
+u64 ktp_apply_op(const struct ktp_node *n, u64 l, u64 r);
+struct ktp_node *ktp_fold(struct ktp_compiler *c, struct ktp_node *n);
+
+/* ktp_gen.c */
+
+/* A list of jumps to one target, patched once it is known */
+struct ktp_jumps {
+	int	at[KTP_EXPR_MAX_NODES];
+	int	nr;
+};
+
+void ktp_emit(struct ktp_compiler *c, struct bpf_insn insn);
+void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val);
+int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn);
+void ktp_land(struct ktp_compiler *c, int from);
+int ktp_load(struct ktp_compiler *c, int slot, int scratch);
+void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
+		    bool jump_if, struct ktp_jumps *to, int slot);
+
+#endif /* _KERNEL_TRACE_KTP_COMPILER_H */

@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP's expression compiler: the parser. A recursive descent over C's
+ * expression grammar makes the tree of an expression, typed as C types
+ * its operands, folding constants as it goes (ktp_fold.c); a term names
+ * what a probe reads: a register, an argument, the return value, the
+ * stack, a kernel global or symbol, memory, or a field of an event.
+ */
+#include <linux/kallsyms.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace.h"
+#include "trace_probe.h"
+#include "ktp_compiler.h"
+
+/**
+ * ktp_fail() - refuse the expression
+ * @c: the compiler
+ * @at: the offending character, where error_log's caret goes
+ * @code: the TP_ERR_* code of the message
+ *
+ * Only the first error of an expression is kept.
+ *
+ * Return: -EINVAL.
+ */
+int ktp_fail(struct ktp_compiler *c, const char *at, int code)
+{
+	if (c->err && c->err->code == 0) {
+		c->err->pos = at - c->src;
+		c->err->code = code;
+	}
+	return -EINVAL;
+}
+
+/**
+ * ktp_node() - a new node of the expression's tree
+ * @c: the compiler
+ * @op: its KTP_OP_*
+ * @type: its KTP_T_* type
+ * @at: where it starts in the expression
+ *
+ * Return: the node, zeroed but for these, or NULL with the error "too
+ * big" at @at.
+ */
+struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
+			  const char *at)
+{
+	struct ktp_node *n;
+
+	if (c->nr_nodes >= KTP_EXPR_MAX_NODES) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_TOO_BIG);
+		return NULL;
+	}
+	n = &c->nodes[c->nr_nodes++];
+	memset(n, 0, sizeof(*n));
+	n->op = op;
+	n->type = type;
+	n->pos = at - c->src;
+	return n;
+}
+
+static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c);
+static struct ktp_node *ktp_parse_unary(struct ktp_compiler *c);
+
+static int ktp_expect(struct ktp_compiler *c, int tok)
+{
+	if (c->tok != tok)
+		return ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
+	return ktp_next(c);
+}
+
+/* A type name of a cast: u8..u64, s8..s64, char, with '*' for a pointer */
+static int ktp_type_name(const char *s, int len)
+{
+	static const struct { const char *name; int type; } types[] = {
+		{ "u8", 1 }, { "u16", 2 }, { "u32", 4 }, { "u64", 8 },
+		{ "s8", 1 | KTP_T_SIGNED }, { "s16", 2 | KTP_T_SIGNED },
+		{ "s32", 4 | KTP_T_SIGNED }, { "s64", 8 | KTP_T_SIGNED },
+		{ "char", 1 | KTP_T_SIGNED },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (strlen(types[i].name) == len &&
+		    !strncmp(types[i].name, s, len))
+			return types[i].type;
+	}
+	return 0;
+}
+
+/* A read of @size bytes at the address @addr gives, typed @type */
+static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
+				      struct ktp_node *addr, int type,
+				      bool user, const char *at)
+{
+	struct ktp_node *n = ktp_node(c, KTP_OP_READ, type, at);
+
+	if (!n)
+		return NULL;
+	n->param = (type & KTP_T_SIZE) | (user ? KTP_READ_USER : 0);
+	n->l = addr;
+	return n;
+}
+
+/**
+ * ktp_const() - a new constant of the expression's tree
+ * @c: the compiler
+ * @val: its value
+ * @type: its KTP_T_* type
+ * @at: where it starts in the expression
+ *
+ * Return: the node, or NULL with the error "too big" at @at.
+ */
+struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
+			   const char *at)
+{
+	struct ktp_node *n = ktp_node(c, KTP_OP_CONST, type, at);
+
+	if (n)
+		n->val = val;
+	return n;
+}
+
+/* The field @name of @event's own fields (not the common ones), or NULL */
+static struct ftrace_event_field *ktp_event_field(struct trace_event_call *event,
+						  const char *name)
+{
+	struct ftrace_event_field *field;
+
+	list_for_each_entry(field, trace_get_fields(event), link) {
+		if (!strcmp(field->name, name))
+			return field;
+	}
+	return NULL;
+}
+
+/* $FIELD of an "e" probe's event: an integer, or a string to compare */
+static struct ktp_node *ktp_parse_field(struct ktp_compiler *c,
+					struct ftrace_event_field *field,
+					const char *at)
+{
+	struct ktp_node *n;
+
+	if (is_string_field(field))
+		n = ktp_node(c, KTP_OP_FIELD, KTP_T_STR, at);
+	else if (ktp_field_is_int(field))
+		n = ktp_node(c, KTP_OP_FIELD, field->size |
+			     (field->is_signed ? KTP_T_SIGNED : 0), at);
+	else
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	if (n)
+		n->val = (unsigned long)field;
+	return n;
+}
+
+/* $stack, the stack pointer; $stackN, the word at $stack + 8 * N */
+static struct ktp_node *ktp_parse_stack(struct ktp_compiler *c,
+					const char *name, const char *at)
+{
+	struct ktp_node *n, *sum;
+	unsigned int num;
+
+	/* a tracepoint probe has its arguments, not the registers */
+	if (c->env.flags & KTP_ENV_TPOINT)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	if (!strcmp(name, "stack"))
+		return ktp_node(c, KTP_OP_STACKP, KTP_T_U64, at);
+	if (kstrtouint(name + 5, 10, &num) || num >= PAGE_SIZE / 8)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
+	n = ktp_node(c, KTP_OP_STACKP, KTP_T_U64, at);
+	if (n)
+		n = ktp_read_node(c, ktp_fold(c, n), KTP_T_U64, false, at);
+	if (!n)
+		return NULL;
+	sum = ktp_node(c, KTP_OP_ADD, KTP_T_U64, at);
+	if (!sum)
+		return NULL;
+	sum->l = n->l;
+	sum->r = ktp_const(c, num * 8ULL, KTP_T_S64, at);
+	if (!sum->r)
+		return NULL;
+	n->l = sum;
+	return n;
+}
+
+/* $argN: of the function at its entry, saved at entry, of a tracepoint */
+static struct ktp_node *ktp_parse_arg(struct ktp_compiler *c,
+				      unsigned int num, const char *at)
+{
+	struct ktp_node *n;
+
+	if (!(c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN |
+			      KTP_ENV_TPOINT)))
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	if ((c->env.flags & KTP_ENV_TPOINT) && num > c->env.nr_args)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_BAD_ARG_NUM));
+	n = ktp_node(c, KTP_OP_ARG, KTP_T_U64, at);
+	if (n)
+		n->param = num;
+	if (c->env.flags & (KTP_ENV_RETURN | KTP_ENV_TPOINT))
+		c->nr_entry_args = max(c->nr_entry_args, num);
+	return n;
+}
+
+/* $NAME: a field of the event, $comm, $retval, $stack[N] or $argN */
+static struct ktp_node *ktp_parse_var_name(struct ktp_compiler *c,
+					   const char *name, const char *at)
+{
+	struct ftrace_event_field *field = NULL;
+	unsigned int num;
+
+	/*
+	 * As in fetch arguments (trace_probe.c): in a probe on an event, a
+	 * field of the name first; $comm is current->comm only if the event
+	 * has no field "comm".
+	 */
+	if (c->env.flags & KTP_ENV_EVENT)
+		field = ktp_event_field(c->env.event, name);
+	if (!field && (!strcmp(name, "comm") || !strcmp(name, "COMM")))
+		return ktp_node(c, KTP_OP_COMM, KTP_T_STR, at);
+	if (field)
+		return ktp_parse_field(c, field, at);
+	if (c->env.flags & KTP_ENV_EVENT)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
+
+	if (!strcmp(name, "retval")) {
+		struct ktp_node *n;
+
+		if (!(c->env.flags & KTP_ENV_RETURN))
+			return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+		n = ktp_node(c, KTP_OP_REG, KTP_T_U64, at);
+		if (n)
+			n->param = offsetof(struct pt_regs, ax);
+		return n;
+	}
+	if (str_has_prefix(name, "stack"))
+		return ktp_parse_stack(c, name, at);
+	if (str_has_prefix(name, "arg") && !kstrtouint(name + 3, 10, &num) &&
+	    num >= 1 && num <= PAGE_SIZE / 8)
+		return ktp_parse_arg(c, num, at);
+	return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
+}
+
+static struct ktp_node *ktp_parse_var(struct ktp_compiler *c)
+{
+	const char *at = c->tok_start;
+	int len = c->tok_len - 1;
+	char name[MAX_EVENT_NAME_LEN];
+	struct ktp_node *n;
+
+	if (len >= sizeof(name)) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
+		return NULL;
+	}
+	memcpy(name, at + 1, len);
+	name[len] = '\0';
+	n = ktp_parse_var_name(c, name, at);
+	if (IS_ERR_OR_NULL(n) || ktp_next(c))
+		return NULL;
+	return n;
+}
+
+static struct ktp_node *ktp_parse_reg(struct ktp_compiler *c)
+{
+	char buf[16];
+	int len = c->tok_len - 1, off;
+	struct ktp_node *n;
+
+	if (c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT)) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_NOT_HERE);
+		return NULL;
+	}
+	if (len >= sizeof(buf)) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
+		return NULL;
+	}
+	memcpy(buf, c->tok_start + 1, len);
+	buf[len] = '\0';
+	off = regs_query_register_offset(buf);
+	if (off < 0) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
+		return NULL;
+	}
+	n = ktp_node(c, KTP_OP_REG, KTP_T_U64, c->tok_start);
+	if (n)
+		n->param = off;
+	if (n && ktp_next(c))
+		return NULL;
+	return n;
+}
+
+/* The address of a kernel symbol, @len characters at @name; 0 if none */
+static unsigned long ktp_lookup(const char *name, int len)
+{
+	char buf[KSYM_NAME_LEN];
+
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return kallsyms_lookup_name(buf);
+}
+
+/* @SYM[+|-OFFS] or @ADDR: the u64 in memory there */
+static struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
+{
+	const char *s = c->tok_start + 1, *end = c->tok_start + c->tok_len;
+	const char *sign = s;
+	unsigned long addr;
+	long offs = 0;
+	char buf[24];
+	struct ktp_node *n;
+
+	while (sign < end && *sign != '+' && *sign != '-')
+		sign++;
+	if (sign < end) {
+		if (end - sign >= sizeof(buf))
+			goto bad;
+		memcpy(buf, sign, end - sign);
+		buf[end - sign] = '\0';
+		if (kstrtol(buf, 0, &offs))
+			goto bad;
+	}
+	if (isdigit(*s)) {
+		if (sign - s >= sizeof(buf))
+			goto bad;
+		memcpy(buf, s, sign - s);
+		buf[sign - s] = '\0';
+		if (kstrtoul(buf, 0, &addr))
+			goto bad;
+	} else {
+		addr = ktp_lookup(s, sign - s);
+		if (!addr)
+			goto bad;
+	}
+	n = ktp_const(c, addr + offs, KTP_T_U64, c->tok_start);
+	if (n)
+		n = ktp_read_node(c, n, KTP_T_U64, false, c->tok_start);
+	if (n && ktp_next(c))
+		return NULL;
+	return n;
+bad:
+	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
+	return NULL;
+}
+
+/*
+ * A string literal, kept for the program's lifetime. One longer than the
+ * longest string a probe compares (KTP_EXPR_STR_MAX - 1) could never be
+ * equal, and would make a glob match cost more per hit: refused.
+ */
+static struct ktp_node *ktp_parse_strlit(struct ktp_compiler *c)
+{
+	const char *p = c->tok_start + 1;
+	char *lit, *q, **lits;
+	struct ktp_node *n;
+
+	lits = krealloc_array(c->lits, c->nr_lits + 1, sizeof(*lits),
+			      GFP_KERNEL);
+	if (!lits)
+		goto nomem;
+	/* the old array may be freed: only the new one is ours now */
+	c->lits = lits;
+	lit = kmalloc(c->tok_len, GFP_KERNEL);
+	if (!lit)
+		goto nomem;
+	c->lits[c->nr_lits++] = lit;
+	for (q = lit; *p != '"';)
+		*q++ = ktp_lex_char(&p);
+	*q = '\0';
+	if (q - lit >= KTP_EXPR_STR_MAX) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_STR_LONG);
+		return NULL;
+	}
+
+	n = ktp_node(c, KTP_OP_STRLIT, KTP_T_STR, c->tok_start);
+	if (n)
+		n->val = (unsigned long)lit;
+	if (n && ktp_next(c))
+		return NULL;
+	return n;
+nomem:
+	c->error = -ENOMEM;
+	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_TOO_BIG);
+	return NULL;
+}
+
+/* A kernel global: jiffies is its value (a u64), &jiffies its address */
+static struct ktp_node *ktp_parse_global(struct ktp_compiler *c, bool addr_of)
+{
+	const char *at = c->tok_start;
+	unsigned long addr;
+	struct ktp_node *n;
+
+	if (c->tok != KTP_TOK_IDENT) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+		return NULL;
+	}
+	addr = ktp_lookup(at, c->tok_len);
+	if (!addr) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
+		return NULL;
+	}
+	n = ktp_const(c, addr, KTP_T_U64, at);
+	if (n && !addr_of)
+		n = ktp_read_node(c, n, KTP_T_U64, false, at);
+	if (n && ktp_next(c))
+		return NULL;
+	return n;
+}
+
+static struct ktp_node *ktp_parse_primary(struct ktp_compiler *c)
+{
+	struct ktp_node *n;
+	const char *at = c->tok_start;
+
+	switch (c->tok) {
+	case KTP_TOK_NUM:
+		n = ktp_const(c, c->tok_val, c->tok_unsigned ? KTP_T_U64 :
+			      KTP_T_S64, at);
+		if (n && ktp_next(c))
+			return NULL;
+		return n;
+	case KTP_TOK_STR:
+		return ktp_parse_strlit(c);
+	case KTP_TOK_VAR:
+		return ktp_parse_var(c);
+	case KTP_TOK_REG:
+		return ktp_parse_reg(c);
+	case KTP_TOK_SYM:
+		return ktp_parse_sym(c);
+	case KTP_TOK_IDENT:
+		return ktp_parse_global(c, false);
+	case '(':
+		if (ktp_next(c))
+			return NULL;
+		n = ktp_parse_expr(c);
+		if (!n || ktp_expect(c, ')'))
+			return NULL;
+		return n;
+	case KTP_TOK_END:
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+		return NULL;
+	default:
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+		return NULL;
+	}
+}
+
+/* +OFFS(EXPR), -OFFS(EXPR), +uOFFS(EXPR): the u64 at EXPR + OFFS */
+static struct ktp_node *ktp_parse_deref(struct ktp_compiler *c)
+{
+	const char *at = c->tok_start, *p = at + 1;
+	bool user = false;
+	struct ktp_node *n, *sum;
+	char buf[24];
+	long offs;
+	int len;
+
+	if (*p == 'u') {
+		user = true;
+		p++;
+	}
+	for (len = 0; isalnum(p[len]); len++)
+		;
+	if (len + 1 >= sizeof(buf)) {
+		ktp_fail(c, p, TP_ERR_KTP_EXPR_NUMBER);
+		return NULL;
+	}
+	buf[0] = *at;
+	memcpy(buf + 1, p, len);
+	buf[len + 1] = '\0';
+	if (kstrtol(buf, 0, &offs)) {
+		ktp_fail(c, p, TP_ERR_KTP_EXPR_NUMBER);
+		return NULL;
+	}
+	c->p = p + len;		/* at the '(' */
+	if (ktp_next(c) || ktp_expect(c, '('))
+		return NULL;
+	n = ktp_parse_expr(c);
+	if (!n || ktp_expect(c, ')'))
+		return NULL;
+	if (n->type & KTP_T_STR) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+		return NULL;
+	}
+	sum = ktp_node(c, KTP_OP_ADD, KTP_T_U64, at);
+	if (!sum)
+		return NULL;
+	sum->l = n;
+	sum->r = ktp_const(c, offs, KTP_T_S64, at);
+	if (!sum->r)
+		return NULL;
+	return ktp_read_node(c, ktp_fold(c, sum), KTP_T_U64, user, at);
+}
+
+/* Is the token a '+' or '-' that starts +OFFS( ? */
+static bool ktp_at_deref(struct ktp_compiler *c)
+{
+	const char *p = c->tok_start + 1;
+
+	if (c->tok != '+' && c->tok != '-')
+		return false;
+	if (*p == 'u')
+		p++;
+	if (!isdigit(*p))
+		return false;
+	while (isalnum(*p))
+		p++;
+	return *p == '(';
+}
+
+static struct ktp_node *ktp_unary_node(struct ktp_compiler *c, int op,
+				       struct ktp_node *l, const char *at)
+{
+	struct ktp_node *n;
+	int type = op == KTP_OP_LNOT ? KTP_T_S64 : ktp_promote(l->type);
+
+	if (l->type & KTP_T_STR) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+		return NULL;
+	}
+	n = ktp_node(c, op, type, at);
+	if (n)
+		n->l = l;
+	return n;
+}
+
+/*
+ * The type of a cast "(TYPE)" whose '(' is the current token, with *@end
+ * past its ')': TYPE is u8..u64, s8..s64 or char, a pointer with '*'.
+ * 0 if no type name follows the '(' (it opens an expression), -EINVAL
+ * if one does but no ')'.
+ */
+static int ktp_cast_type(struct ktp_compiler *c, const char **end)
+{
+	const char *p = skip_spaces(c->p), *name = p;
+	int len, type;
+
+	for (len = 0; ktp_is_ident(p[len]); len++)
+		;
+	type = ktp_type_name(name, len);
+	if (!type)
+		return 0;
+	p = skip_spaces(p + len);
+	if (*p == '*') {
+		type |= KTP_T_PTR;
+		p = skip_spaces(p + 1);
+	}
+	if (*p != ')')
+		return ktp_fail(c, p, TP_ERR_KTP_EXPR_SYNTAX);
+	*end = p + 1;
+	/* a char * may be compared with a string literal */
+	if (type == (1 | KTP_T_SIGNED | KTP_T_PTR))
+		type |= KTP_T_STR;
+	return type;
+}
+
+/* (TYPE)OPERAND, its type parsed up to @end: the operand converted */
+static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c, int type,
+				       const char *end, const char *at)
+{
+	struct ktp_node *n, *cast;
+
+	c->p = end;
+	if (ktp_next(c))
+		return NULL;
+	n = ktp_parse_unary(c);
+	if (!n)
+		return NULL;
+	if (n->type & KTP_T_STR) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+		return NULL;
+	}
+	cast = ktp_node(c, KTP_OP_CAST, type, at);
+	if (cast)
+		cast->l = n;
+	return cast;
+}
+
+static struct ktp_node *__ktp_parse_unary(struct ktp_compiler *c)
+{
+	const char *at = c->tok_start;
+	const char *end;
+	struct ktp_node *n;
+	int type, op;
+
+	if (ktp_at_deref(c))
+		return ktp_parse_deref(c);
+
+	switch (c->tok) {
+	case '-':
+	case '~':
+	case '!':
+		op = c->tok == '-' ? KTP_OP_NEG : c->tok == '~' ? KTP_OP_NOT :
+		     KTP_OP_LNOT;
+		if (ktp_next(c))
+			return NULL;
+		n = ktp_parse_unary(c);
+		return n ? ktp_unary_node(c, op, n, at) : NULL;
+	case '*':
+		if (ktp_next(c))
+			return NULL;
+		n = ktp_parse_unary(c);
+		if (!n)
+			return NULL;
+		if (!(n->type & KTP_T_PTR)) {
+			ktp_fail(c, at, TP_ERR_KTP_EXPR_DEREF);
+			return NULL;
+		}
+		return ktp_read_node(c, n, n->type & ~(KTP_T_PTR | KTP_T_STR),
+				     false, at);
+	case '&':
+		if (ktp_next(c))
+			return NULL;
+		/* only a global's address can be taken */
+		if (c->tok != KTP_TOK_IDENT) {
+			ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+			return NULL;
+		}
+		return ktp_parse_global(c, true);
+	case '(':
+		/* a cast, if a type name follows */
+		type = ktp_cast_type(c, &end);
+		if (type < 0)
+			return NULL;
+		if (type)
+			return ktp_parse_cast(c, type, end, at);
+		break;
+	}
+	return ktp_parse_primary(c);
+}
+
+static struct ktp_node *ktp_parse_unary(struct ktp_compiler *c)
+{
+	struct ktp_node *n;
+
+	if (++c->depth > KTP_EXPR_MAX_DEPTH) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_TOO_DEEP);
+		return NULL;
+	}
+	n = __ktp_parse_unary(c);
+	c->depth--;
+	return n ? ktp_fold(c, n) : NULL;
+}
+
+/* Binary operators by precedence, lowest first */
+static int ktp_binary_op(int tok, int *prec)
+{
+	static const struct { int tok, op, prec; } ops[] = {
+		{ KTP_TOK_LOR, KTP_OP_LOR, 1 }, { KTP_TOK_LAND, KTP_OP_LAND, 2 },
+		{ '|', KTP_OP_OR, 3 }, { '^', KTP_OP_XOR, 4 },
+		{ '&', KTP_OP_AND, 5 },
+		{ KTP_TOK_EQ, KTP_OP_EQ, 6 }, { KTP_TOK_NE, KTP_OP_NE, 6 },
+		{ '~', KTP_OP_STRCMP, 6 },
+		{ '<', KTP_OP_LT, 7 }, { KTP_TOK_LE, KTP_OP_LE, 7 },
+		{ '>', KTP_OP_GT, 7 }, { KTP_TOK_GE, KTP_OP_GE, 7 },
+		{ KTP_TOK_SHL, KTP_OP_SHL, 8 }, { KTP_TOK_SHR, KTP_OP_SHR, 8 },
+		{ '+', KTP_OP_ADD, 9 }, { '-', KTP_OP_SUB, 9 },
+		{ '*', KTP_OP_MUL, 10 }, { '/', KTP_OP_DIV, 10 },
+		{ '%', KTP_OP_MOD, 10 },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (ops[i].tok == tok) {
+			*prec = ops[i].prec;
+			return ops[i].op;
+		}
+	}
+	return -1;
+}
+
+/* A string compared with a literal: the only use of a string */
+static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
+					struct ktp_node *l, struct ktp_node *r,
+					const char *at)
+{
+	struct ktp_node *n;
+
+	if (op == KTP_OP_EQ || op == KTP_OP_NE) {
+		if (l->op == KTP_OP_STRLIT && r->op != KTP_OP_STRLIT)
+			swap(l, r);
+	} else if (op != KTP_OP_STRCMP) {
+		goto bad;
+	}
+	if (!(l->type & KTP_T_STR) || l->op == KTP_OP_STRLIT ||
+	    r->op != KTP_OP_STRLIT)
+		goto bad;
+
+	n = ktp_node(c, KTP_OP_STRCMP, KTP_T_S64, at);
+	if (!n)
+		return NULL;
+	n->param = op == KTP_OP_EQ ? KTP_STR_EQ : op == KTP_OP_NE ?
+		   KTP_STR_NE : KTP_STR_GLOB;
+	if (l->op == KTP_OP_COMM)
+		n->param |= KTP_STR_COMM;
+	n->l = l;
+	n->val = r->val;
+	return n;
+bad:
+	ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+	return NULL;
+}
+
+static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
+					struct ktp_node *l, struct ktp_node *r,
+					const char *at)
+{
+	struct ktp_node *n;
+	int type;
+
+	if ((l->type | r->type) & KTP_T_STR || op == KTP_OP_STRCMP)
+		return ktp_string_node(c, op, l, r, at);
+
+	switch (op) {
+	case KTP_OP_SHL:
+	case KTP_OP_SHR:
+		type = ktp_promote(l->type);
+		break;
+	case KTP_OP_EQ ... KTP_OP_LOR:
+		type = KTP_T_S64;
+		break;
+	default:
+		type = ktp_common_type(l->type, r->type);
+	}
+	n = ktp_node(c, op, type, at);
+	if (!n)
+		return NULL;
+	n->l = l;
+	n->r = r;
+	return ktp_fold(c, n);
+}
+
+static struct ktp_node *ktp_parse_binary(struct ktp_compiler *c, int min_prec)
+{
+	struct ktp_node *l, *r;
+	const char *at;
+	int op, prec;
+
+	l = ktp_parse_unary(c);
+	while (l) {
+		op = ktp_binary_op(c->tok, &prec);
+		if (op < 0 || prec < min_prec)
+			break;
+		at = c->tok_start;
+		if (ktp_next(c))
+			return NULL;
+		if (++c->depth > KTP_EXPR_MAX_DEPTH) {
+			ktp_fail(c, at, TP_ERR_KTP_EXPR_TOO_DEEP);
+			return NULL;
+		}
+		/* left associative: the right side binds tighter */
+		r = ktp_parse_binary(c, prec + 1);
+		c->depth--;
+		if (!r)
+			return NULL;
+		l = ktp_binary_node(c, op, l, r, at);
+	}
+	return l;
+}
+
+static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c)
+{
+	struct ktp_node *cond, *n;
+	const char *at;
+
+	cond = ktp_parse_binary(c, 1);
+	if (!cond || c->tok != '?')
+		return cond;
+	at = c->tok_start;
+	if (cond->type & KTP_T_STR) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+		return NULL;
+	}
+	if (++c->depth > KTP_EXPR_MAX_DEPTH) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_TOO_DEEP);
+		return NULL;
+	}
+	n = ktp_node(c, KTP_OP_COND, 0, at);
+	if (!n || ktp_next(c))
+		return NULL;
+	n->c = cond;
+	n->l = ktp_parse_expr(c);
+	if (!n->l || ktp_expect(c, ':'))
+		return NULL;
+	/* right associative: a ? b : c ? d : e */
+	n->r = ktp_parse_expr(c);
+	c->depth--;
+	if (!n->r)
+		return NULL;
+	if ((n->l->type | n->r->type) & KTP_T_STR) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
+		return NULL;
+	}
+	n->type = ktp_common_type(n->l->type, n->r->type);
+	return ktp_fold(c, n);
+}
+
+/* The highest child of @n, or NULL for a leaf */
+static struct ktp_node *ktp_highest_child(const struct ktp_node *n)
+{
+	struct ktp_node *hi = n->l;
+
+	if (n->r && (!hi || n->r->height > hi->height))
+		hi = n->r;
+	if (n->c && (!hi || n->c->height > hi->height))
+		hi = n->c;
+	return hi;
+}
+
+/*
+ * Code generation and the reference evaluator recurse once a level of
+ * the tree, and a flat chain such as a+b+c+... is as high as it is long:
+ * the height is bounded, not only the nesting. Most nodes are made after
+ * their children, so the heights settle in a pass or two; each pass only
+ * raises them, up to one over the limit.
+ */
+static bool ktp_too_high(struct ktp_compiler *c, struct ktp_node *root)
+{
+	struct ktp_node *n, *hi;
+	bool changed;
+	int i, h;
+
+	for (i = 0; i < c->nr_nodes; i++)
+		c->nodes[i].height = 1;
+	do {
+		changed = false;
+		for (i = 0; i < c->nr_nodes; i++) {
+			n = &c->nodes[i];
+			hi = ktp_highest_child(n);
+			h = hi ? min(hi->height + 1, KTP_EXPR_MAX_HEIGHT + 1) : 1;
+			if (h > n->height) {
+				n->height = h;
+				changed = true;
+			}
+		}
+	} while (changed);
+	if (root->height <= KTP_EXPR_MAX_HEIGHT)
+		return false;
+
+	/* the caret goes under the lowest operator over the limit */
+	for (n = root; (hi = ktp_highest_child(n)) &&
+	     hi->height > KTP_EXPR_MAX_HEIGHT; n = hi)
+		;
+	ktp_fail(c, c->src + n->pos, TP_ERR_KTP_EXPR_TOO_DEEP);
+	return true;
+}
+
+/**
+ * ktp_parse() - parse an expression into a tree
+ * @c: the compiler; it keeps the tree until the next expression
+ * @src: the expression, C syntax
+ * @err: where and why @src was refused
+ *
+ * Constants are folded as the tree is built, unless @c->fold is false.
+ *
+ * Return: the root of the tree, or NULL with @err set (and @c->error
+ * if memory ran out).
+ */
+struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
+			   struct ktp_expr_error *err)
+{
+	struct ktp_node *n;
+
+	memset(err, 0, sizeof(*err));
+	c->err = err;
+	c->src = src;
+	c->p = src;
+	c->depth = 0;
+	/* the tree of the previous expression is compiled already */
+	c->nr_nodes = 0;
+	if (ktp_next(c))
+		return NULL;
+	n = ktp_parse_expr(c);
+	if (!n)
+		return NULL;
+	if (c->tok != KTP_TOK_END) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
+		return NULL;
+	}
+	if (ktp_too_high(c, n))
+		return NULL;
+	return n;
+}
