@@ -377,6 +377,13 @@ static void ktp_land_all(struct ktp_compiler *c, struct ktp_jumps *j)
 		ktp_land(c, j->at[--j->nr]);
 }
 
+/* Land the jumps of a list made with kzalloc(), and free it */
+static void ktp_land_free(struct ktp_compiler *c, struct ktp_jumps *jumps)
+{
+	ktp_land_all(c, jumps);
+	kfree(jumps);
+}
+
 /**
  * ktp_gen_branch() - emit a test of an expression and a jump on its truth
  * @c: the compiler
@@ -419,8 +426,7 @@ void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 		}
 		ktp_gen_branch(c, n->l, !jump_if, other, slot);
 		ktp_gen_branch(c, n->r, jump_if, to, slot);
-		ktp_land_all(c, other);
-		kfree(other);
+		ktp_land_free(c, other);
 		return;
 	}
 	ktp_gen(c, n, slot);
@@ -576,45 +582,52 @@ static void ktp_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, BPF_REG_0);
 }
 
+/*
+ * The jumps taken when @cond is false, for the caller to land once it
+ * has emitted the code of "true" (NULL if memory ran out)
+ */
+static struct ktp_jumps *ktp_gen_false_jumps(struct ktp_compiler *c,
+					     const struct ktp_node *cond,
+					     int slot)
+{
+	struct ktp_jumps *jumps = kzalloc(sizeof(*jumps), GFP_KERNEL);
+
+	if (!jumps) {
+		c->error = -ENOMEM;
+		return NULL;
+	}
+	ktp_gen_branch(c, cond, false, jumps, slot);
+	return jumps;
+}
+
 /* c ? l : r */
 static void ktp_gen_cond(struct ktp_compiler *c, const struct ktp_node *n,
 			 int slot)
 {
-	struct ktp_jumps *jumps = kzalloc(sizeof(*jumps), GFP_KERNEL);
+	struct ktp_jumps *to_r = ktp_gen_false_jumps(c, n->c, slot);
 	int j;
 
-	if (!jumps) {
-		c->error = -ENOMEM;
+	if (!to_r)
 		return;
-	}
-	ktp_gen_branch(c, n->c, false, jumps, slot);
 	ktp_gen(c, n->l, slot);
 	j = ktp_jump(c, BPF_JMP_A(0));
-	ktp_land_all(c, jumps);
-	kfree(jumps);
+	ktp_land_free(c, to_r);
 	ktp_gen(c, n->r, slot);
 	ktp_land(c, j);
 }
 
-/*
- * A comparison or a logical operator as a value: 1, or 0 if a jump to
- * false is taken
- */
+/* A comparison or a logical operator as a value: 1, or 0 */
 static void ktp_gen_bool(struct ktp_compiler *c, const struct ktp_node *n,
 			 int slot)
 {
-	struct ktp_jumps *jumps = kzalloc(sizeof(*jumps), GFP_KERNEL);
+	struct ktp_jumps *to_0 = ktp_gen_false_jumps(c, n, slot);
 	int j;
 
-	if (!jumps) {
-		c->error = -ENOMEM;
+	if (!to_0)
 		return;
-	}
-	ktp_gen_branch(c, n, false, jumps, slot);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 1));
 	j = ktp_jump(c, BPF_JMP_A(0));
-	ktp_land_all(c, jumps);
-	kfree(jumps);
+	ktp_land_free(c, to_0);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
 	ktp_land(c, j);
 	ktp_store(c, slot, BPF_REG_0);
