@@ -209,8 +209,7 @@ static void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
 static void ktp_gen_read(struct ktp_compiler *c, const struct ktp_node *n,
 			 int slot)
 {
-	static const int sizes[] = { [1] = BPF_B, [2] = BPF_H, [4] = BPF_W,
-				     [8] = BPF_DW };
+	int bytes = n->param & KTP_T_SIZE;
 	bool user = n->param & KTP_READ_USER;
 	int reg, nonzero = -1;
 
@@ -218,7 +217,7 @@ static void ktp_gen_read(struct ktp_compiler *c, const struct ktp_node *n,
 	reg = ktp_load(c, slot, BPF_REG_2);
 	if (!user) {
 		ktp_emit(c, BPF_RAW_INSN(BPF_LDX | BPF_PROBE_MEM |
-					 sizes[n->param & KTP_T_SIZE],
+					 bytes_to_bpf_size(bytes),
 					 BPF_REG_0, reg, 0, 0));
 		nonzero = c->len;
 		ktp_emit(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
@@ -237,14 +236,13 @@ static void ktp_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 			  int slot)
 {
 	struct ftrace_event_field *field = (void *)(unsigned long)n->val;
-	static const int sizes[] = { [1] = BPF_B, [2] = BPF_H, [4] = BPF_W,
-				     [8] = BPF_DW };
 	int off = field->offset;
 
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
 				offsetof(struct ktp_run_ctx, rec)));
 	if (!is_string_field(field)) {
-		ktp_emit(c, BPF_LDX_MEM(sizes[field->size], BPF_REG_0, BPF_REG_1, off));
+		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(field->size),
+					BPF_REG_0, BPF_REG_1, off));
 		ktp_emit_convert(c, BPF_REG_0, n->type);
 		ktp_store(c, slot, BPF_REG_0);
 		return;
