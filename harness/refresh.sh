@@ -21,6 +21,22 @@ mkdir -p "$TOP/patches" "$TOP/kernel-tree-overlay"
 	echo "# Written by harness/refresh.sh; read by harness/tree.sh."
 } > "$TOP/harness/new-files"
 
+# A new file is added whole, in its final form, by one patch: a later
+# patch that edits, renames or deletes it is refused (squash it into the
+# patch that adds the file), so that what the project shows of a new
+# file is its real text.
+declare -A added_by=()
+for c in $commits; do
+	while read -r status f; do
+		case $status in
+		A) added_by[$f]=$(git log -1 --format=%s "$c") ;;
+		*) [ -z "${added_by[$f]:-}" ] ||
+			die "$(git log -1 --format='%h %s' "$c") changes $f, which \"${added_by[$f]}\" adds; squash it there"
+		   ;;
+		esac
+	done < <(git diff --no-renames --name-status "$c^" "$c")
+done
+
 for c in $commits; do
 	name=$(git log -1 --format=%f "$c" | cut -c1-60).patch
 	echo "$name" >> "$TOP/series"

@@ -37,6 +37,13 @@ check_new_files() {
 			      for d in tools Documentation; do [ ! -d $d ] || find $d -type f -o -type l; done; } |
 		 sed 's|^\./||' | sort)
 
+	# a new file is added whole by its patch: no patch may change it
+	while read -r f; do
+		grep -v '^#' "$NEWFILES" | awk '{print $2}' | grep -qxF "$f" &&
+			{ echo "patches/: a patch changes $f, a new file; squash the change into the patch that adds it" >&2; bad=1; }
+	done < <(cat "$TOP"/patches/*.patch 2>/dev/null |
+		 sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' | sort -u)
+
 	# an overlay path must not shadow a root one
 	if [ -d "$TOP/kernel-tree-overlay/tools/testing/selftests/ktp" ] ||
 	   [ -d "$TOP/kernel-tree-overlay/Documentation" ]; then

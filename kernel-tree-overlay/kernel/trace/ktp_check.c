@@ -16,12 +16,19 @@
  *  - no register and no stack slot is read before it is written on
  *    every path to the instruction;
  *  - loads only from the context, the pt_regs, the saved $argN, the
- *    event record and the stack, at offsets inside each;
+ *    event record and the stack, at offsets inside each; nofault loads
+ *    (BPF_PROBE_MEM, which read 0 where they would fault) from any
+ *    address a register holds;
  *  - stores only to the stack, inside aux->stack_depth <= MAX_BPF_STACK,
  *    and to the values of the fetch expressions;
  *  - calls only to KTP's helpers, with their arguments set and R1 the
- *    context;
+ *    context (and a "t" probe's ktp_bpf_tp_false() its counters in R2);
  *  - the program ends in EXIT with R0 set, and nothing falls off its end.
+ *
+ * A "t" probe's program starts with ktp_tpoint_prologue(), which puts its
+ * context on the top of its stack (R6 points to it): the rest may not
+ * touch those bytes, reads no registers and no record, and calls the
+ * helpers of "t" probes as well.
  */
 #include <linux/filter.h>
 #include <linux/ptrace.h>
@@ -39,6 +46,7 @@ enum ktp_kind {
 	KTP_K_ENTRY,		/* the $argN an 'r' probe saved */
 	KTP_K_VALS,		/* the fetch expressions' values */
 	KTP_K_FP,		/* R10, the frame pointer */
+	KTP_K_COUNTERS,		/* a "t" probe's counters, see lim->counters */
 };
 
 /* The state at the start of an instruction, met over all its paths */
@@ -59,10 +67,33 @@ struct ktp_checker {
 static const struct {
 	void	*func;
 	int	nr_args;
+	bool	tpoint;		/* only in a "t" probe's program */
+	u8	r2_kind;	/* what R2 must hold; 0: any number */
 } ktp_check_helpers[] = {
 	{ ktp_bpf_read, 3 },
 	{ ktp_bpf_strcmp, 4 },
+	{ ktp_bpf_tp_enter, 1, true },
+	{ ktp_bpf_tp_record, 1, true },
+	{ ktp_bpf_tp_false, 2, true, KTP_K_COUNTERS },
 };
+
+/**
+ * ktp_tpoint_prologue() - the first instructions of a "t" probe's program
+ * @insn: where to write its KTP_TPOINT_PROLOGUE_LEN instructions
+ *
+ * R1 is the array of the tracepoint's arguments. The prologue makes a
+ * struct ktp_run_ctx of them on the stack, with no values until
+ * ktp_bpf_tp_enter() sets them and no faults yet, and points R6 to it.
+ */
+void ktp_tpoint_prologue(struct bpf_insn *insn)
+{
+	insn[0] = BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_1,
+			      KTP_TPOINT_CTX_OFF(entry));
+	insn[1] = BPF_ST_MEM(BPF_DW, BPF_REG_FP, KTP_TPOINT_CTX_OFF(vals), 0);
+	insn[2] = BPF_ST_MEM(BPF_DW, BPF_REG_FP, KTP_TPOINT_CTX_OFF(faults), 0);
+	insn[3] = BPF_MOV64_REG(BPF_REG_6, BPF_REG_FP);
+	insn[4] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_6, -KTP_TPOINT_CTX_SIZE);
+}
 
 /* Meet @from into the state of instruction @to */
 static void ktp_check_flow(struct ktp_checker *k, u32 to,
@@ -97,6 +128,9 @@ static int ktp_check_slot(const struct ktp_checker *k, int off, int size)
 {
 	if (off >= 0 || off + size > 0 || -off > k->lim->stack_depth)
 		return -1;
+	/* the context of a "t" probe's program */
+	if (k->lim->tpoint && -off <= KTP_TPOINT_CTX_SIZE)
+		return -1;
 	/* the compiler's slots are whole, aligned u64s */
 	if (size != 8 || off % 8)
 		return -1;
@@ -121,6 +155,10 @@ static int ktp_check_load(const struct ktp_checker *k,
 	switch (st->kind[insn->src_reg]) {
 	case KTP_K_CTX:
 		if (size != 8)
+			return -1;
+		/* a "t" probe's: no registers, no record */
+		if (k->lim->tpoint && (off == offsetof(struct ktp_run_ctx, regs) ||
+				       off == offsetof(struct ktp_run_ctx, rec)))
 			return -1;
 		switch (off) {
 		case offsetof(struct ktp_run_ctx, regs):
@@ -225,7 +263,20 @@ static bool ktp_check_alu(struct ktp_check_state *st,
 	return false;
 }
 
-static bool ktp_check_call(struct ktp_check_state *st,
+/* A 64-bit immediate is a number, or the counters lim->counters names */
+static u8 ktp_check_imm64(const struct ktp_checker *k,
+			  const struct bpf_insn *insn)
+{
+	u64 val = (u32)insn[0].imm | (u64)(u32)insn[1].imm << 32;
+
+	if (k->lim->tpoint && k->lim->counters &&
+	    val == (__force unsigned long)k->lim->counters)
+		return KTP_K_COUNTERS;
+	return KTP_K_SCALAR;
+}
+
+static bool ktp_check_call(const struct ktp_checker *k,
+			   struct ktp_check_state *st,
 			   const struct bpf_insn *insn)
 {
 	int i, r;
@@ -236,7 +287,8 @@ static bool ktp_check_call(struct ktp_check_state *st,
 		if (insn->imm == BPF_CALL_IMM(ktp_check_helpers[i].func))
 			break;
 	}
-	if (i == ARRAY_SIZE(ktp_check_helpers))
+	if (i == ARRAY_SIZE(ktp_check_helpers) ||
+	    (ktp_check_helpers[i].tpoint && !k->lim->tpoint))
 		return false;
 	if (st->kind[BPF_REG_1] != KTP_K_CTX)
 		return false;
@@ -244,6 +296,9 @@ static bool ktp_check_call(struct ktp_check_state *st,
 		if (!ktp_check_read(st, r))
 			return false;
 	}
+	if (ktp_check_helpers[i].r2_kind &&
+	    st->kind[BPF_REG_2] != ktp_check_helpers[i].r2_kind)
+		return false;
 	/* helpers clobber R1-R5 and return a number in R0 */
 	for (r = BPF_REG_1; r <= BPF_REG_5; r++)
 		st->kind[r] = KTP_K_UNSET;
@@ -272,7 +327,7 @@ static bool ktp_check_jmp(struct ktp_checker *k, u32 i,
 
 	switch (op) {
 	case BPF_CALL:
-		return ktp_check_call(st, insn);
+		return ktp_check_call(k, st, insn);
 	case BPF_EXIT:
 		*falls = false;
 		return !insn->src_reg && !insn->dst_reg && !insn->off &&
@@ -320,6 +375,13 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 			return false;
 		break;
 	case BPF_LDX:
+		if (BPF_MODE(insn->code) == BPF_PROBE_MEM) {
+			if (insn->imm || insn->off || insn->dst_reg >= BPF_REG_FP ||
+			    st.kind[insn->src_reg] == KTP_K_UNSET)
+				return false;
+			st.kind[insn->dst_reg] = KTP_K_SCALAR;
+			break;
+		}
 		if (BPF_MODE(insn->code) != BPF_MEM || insn->imm ||
 		    insn->dst_reg >= BPF_REG_FP || insn->src_reg > BPF_REG_FP)
 			return false;
@@ -340,7 +402,7 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 		    insn[1].code || insn[1].dst_reg || insn[1].src_reg ||
 		    insn[1].off)
 			return false;
-		st.kind[insn->dst_reg] = KTP_K_SCALAR;
+		st.kind[insn->dst_reg] = ktp_check_imm64(k, insn);
 		break;
 	default:
 		return false;
@@ -370,6 +432,8 @@ int ktp_check_prog(const struct bpf_insn *insns, u32 len,
 		   const struct ktp_check_limits *lim, u32 *bad)
 {
 	struct ktp_checker k = { .insns = insns, .len = len, .lim = lim };
+	struct bpf_insn prologue[KTP_TPOINT_PROLOGUE_LEN];
+	u32 start = 0;
 	bool falls;
 	int ret = -EINVAL;
 	u32 i;
@@ -391,10 +455,21 @@ int ktp_check_prog(const struct bpf_insn *insns, u32 len,
 	}
 
 	/* the program's entry: R1 the context, R10 the frame */
-	k.st[0].reached = true;
-	k.st[0].kind[BPF_REG_1] = KTP_K_CTX;
-	k.st[0].kind[BPF_REG_FP] = KTP_K_FP;
-	for (i = 0; i < len; i += insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1) {
+	if (lim->tpoint) {
+		/* or, after the prologue, R6 the context on the stack */
+		ktp_tpoint_prologue(prologue);
+		if (len <= KTP_TPOINT_PROLOGUE_LEN ||
+		    lim->stack_depth < KTP_TPOINT_CTX_SIZE ||
+		    memcmp(insns, prologue, sizeof(prologue)))
+			goto out;
+		start = KTP_TPOINT_PROLOGUE_LEN;
+		k.st[start].kind[BPF_REG_6] = KTP_K_CTX;
+	} else {
+		k.st[start].kind[BPF_REG_1] = KTP_K_CTX;
+	}
+	k.st[start].reached = true;
+	k.st[start].kind[BPF_REG_FP] = KTP_K_FP;
+	for (i = start; i < len; i += insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1) {
 		*bad = i;
 		/* no path leads here: never runs */
 		if (!k.st[i].reached)

@@ -20,6 +20,7 @@ struct trace_event_call;
 /* Limits; a longer or deeper expression is refused with a caret */
 #define KTP_EXPR_MAX_DEPTH	32	/* nesting of operands */
 #define KTP_EXPR_MAX_NODES	512	/* terms and operators of one expression */
+#define KTP_EXPR_MAX_HEIGHT	64	/* levels of its tree, see ktp_too_high() */
 #define KTP_EXPR_MAX_INSNS	4096	/* eBPF instructions of one probe */
 #define KTP_EXPR_MAX_FETCHES	128	/* fetch expressions of one probe */
 #define KTP_EXPR_STR_MAX	256	/* bytes of a string compared */
@@ -28,22 +29,32 @@ struct trace_event_call;
 #define KTP_ENV_FENTRY		BIT(0)	/* $argN: at a function's entry */
 #define KTP_ENV_RETURN		BIT(1)	/* $retval, $argN saved at entry */
 #define KTP_ENV_EVENT		BIT(2)	/* $FIELD of @event, no registers */
+#define KTP_ENV_TPOINT		BIT(3)	/* $argN of a tracepoint, no registers */
 
 /**
  * struct ktp_expr_env - where the expressions of a probe run
  * @flags: KTP_ENV_* flags
- * @event: the event whose fields a "t" probe reads, or NULL
+ * @event: the event whose fields an "e" probe reads, or NULL
+ * @nr_args: how many arguments the tracepoint of a "t" probe has
+ * @name: the probe's name, which names the JIT-compiled program in
+ *	  kallsyms (bpf_prog_TAG_NAME); NULL: not listed there
+ * @counters: the per-CPU counters of a "t" probe, which its program hands
+ *	      to ktp_bpf_tp_false()
  */
 struct ktp_expr_env {
 	unsigned int			flags;
 	struct trace_event_call		*event;
+	unsigned int			nr_args;
+	const char			*name;
+	void __percpu			*counters;
 };
 
 /**
  * struct ktp_run_ctx - what a compiled program reads, one per hit
- * @regs: registers of a "p" or "r" probe's hit, NULL for "t"
- * @rec: the event record of a "t" probe's hit, NULL for "p" and "r"
- * @entry: the $argN values an "r" probe saved at function entry
+ * @regs: registers of a "p" or "r" probe's hit, NULL otherwise
+ * @rec: the event record of an "e" probe's hit, NULL otherwise
+ * @entry: the $argN values an "r" probe saved at function entry, the
+ *	   arguments of a "t" probe's tracepoint
  * @vals: where the program writes the values of fetch expressions
  * @faults: reads that faulted during this run (each one read as 0)
  */
@@ -72,6 +83,7 @@ struct ktp_expr_error {
  * @nr_entry_args: how many $argN an "r" probe must save at entry
  * @lits: string literals the program points to
  * @nr_lits: number of @lits
+ * @rcu: frees it after kallsyms readers are done with its symbol
  */
 struct ktp_prog {
 	struct bpf_prog		*prog;
@@ -79,7 +91,50 @@ struct ktp_prog {
 	unsigned int		nr_entry_args;
 	char			**lits;
 	unsigned int		nr_lits;
+	struct rcu_head		rcu;
 };
+
+/**
+ * struct ktp_check_limits - what a program may touch, for ktp_check_prog()
+ * @stack_depth: bytes of stack below R10 it may use (aux->stack_depth)
+ * @nr_vals: how many u64 values of ktp_run_ctx.vals it may write
+ * @nr_entry_args: how many u64s of ktp_run_ctx.entry it may read
+ * @tpoint: a "t" probe's program, see ktp_tpoint_prologue()
+ * @counters: the only address a "t" probe's program may pass as
+ *	      ktp_bpf_tp_false()'s second argument
+ */
+struct ktp_check_limits {
+	u32			stack_depth;
+	u32			nr_vals;
+	u32			nr_entry_args;
+	bool			tpoint;
+	const void __percpu	*counters;
+};
+
+int ktp_check_prog(const struct bpf_insn *insns, u32 len,
+		   const struct ktp_check_limits *lim, u32 *bad);
+
+/*
+ * A "t" probe's program runs on its tracepoint as a BPF raw tracepoint
+ * program does, on the u64 array of the tracepoint's arguments. Its
+ * prologue makes the struct ktp_run_ctx the rest reads, in the top
+ * KTP_TPOINT_CTX_SIZE bytes of its stack.
+ */
+#define KTP_TPOINT_CTX_SIZE	((int)sizeof(struct ktp_run_ctx))
+static_assert(KTP_TPOINT_CTX_SIZE % 8 == 0);
+/* The offset from R10 of a field of that context */
+#define KTP_TPOINT_CTX_OFF(field) \
+	(-KTP_TPOINT_CTX_SIZE + (int)offsetof(struct ktp_run_ctx, field))
+#define KTP_TPOINT_PROLOGUE_LEN	5
+void ktp_tpoint_prologue(struct bpf_insn *insn);
+
+/* The helpers programs call (BPF_CALL_n() in ktp_gen.c) */
+u64 ktp_bpf_read(u64 ctx, u64 addr, u64 how, u64 r4, u64 r5);
+u64 ktp_bpf_strcmp(u64 ctx, u64 addr, u64 lit, u64 how, u64 r5);
+/* and those of "t" probes' programs (in trace_ktp.c) */
+u64 ktp_bpf_tp_enter(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
+u64 ktp_bpf_tp_record(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
+u64 ktp_bpf_tp_false(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
 
 struct ktp_compiler;
 
@@ -106,9 +161,6 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
 void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
-int ktp_expr_eval(const struct ktp_expr_env *env, const char *src,
-		  struct ktp_run_ctx *ctx, u64 *val,
-		  struct ktp_expr_error *err);
 
 /**
  * ktp_prog_run - run a probe's program on one hit

@@ -2,20 +2,119 @@
 /*
  * KUnit tests for KTP's expression compiler: the parser, the hazards,
  * and a differential test holding the BPF JIT and the BPF interpreter to
- * the reference evaluator on random expressions.
+ * the reference evaluator, a walk of the unfolded tree, on random
+ * expressions.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "ktp_expr.h"
+#include "trace_probe_kernel.h"
+#include "ktp_compiler.h"
 
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */
 #define KTP_TEST_EXPRS		10240
 #define KTP_TEST_BATCH		32	/* expressions a program */
+
+/* ---- the reference evaluator ---- */
+
+/* The value of an event field, as "t" probes' fetch arguments read it */
+static u64 ktp_read_field(struct ftrace_event_field *field, void *rec)
+{
+	struct fetch_insn code = { .data = field };
+
+	return get_event_field(&code, rec);
+}
+
+static u64 ktp_eval_read(struct ktp_run_ctx *ctx, u64 addr, u32 how)
+{
+	return ktp_bpf_read((unsigned long)ctx, addr, how, 0, 0);
+}
+
+/* Evaluate @n as the program would, by a walk of its tree */
+static u64 ktp_eval_node(const struct ktp_node *n, struct ktp_run_ctx *ctx)
+{
+	u64 l;
+
+	switch (n->op) {
+	case KTP_OP_CONST:
+		return n->val;
+	case KTP_OP_REG:
+		return *(unsigned long *)((void *)ctx->regs + n->param);
+	case KTP_OP_ARG:
+		if (ctx->entry)
+			return ctx->entry[n->param - 1];
+		if (n->param <= 6)
+			return regs_get_kernel_argument(ctx->regs, n->param - 1);
+		return ktp_eval_read(ctx, kernel_stack_pointer(ctx->regs) +
+				     8 * (n->param - 6), 8);
+	case KTP_OP_STACKP:
+		return kernel_stack_pointer(ctx->regs);
+	case KTP_OP_FIELD:
+		return ktp_convert(ktp_read_field((void *)(unsigned long)n->val,
+						  ctx->rec), n->type);
+	case KTP_OP_READ:
+		l = ktp_eval_node(n->l, ctx);
+		return ktp_convert(ktp_eval_read(ctx, l, n->param), n->type);
+	case KTP_OP_CAST:
+	case KTP_OP_NEG ... KTP_OP_LNOT:
+		return ktp_apply_op(n, ktp_eval_node(n->l, ctx), 0);
+	case KTP_OP_LAND:
+		return ktp_eval_node(n->l, ctx) && ktp_eval_node(n->r, ctx);
+	case KTP_OP_LOR:
+		return ktp_eval_node(n->l, ctx) || ktp_eval_node(n->r, ctx);
+	case KTP_OP_COND:
+		return ktp_eval_node(n->c, ctx) ? ktp_eval_node(n->l, ctx) :
+						  ktp_eval_node(n->r, ctx);
+	case KTP_OP_STRCMP:
+		l = n->param & KTP_STR_COMM ? 0 : ktp_eval_node(n->l, ctx);
+		return ktp_bpf_strcmp((unsigned long)ctx, l, n->val, n->param, 0);
+	case KTP_OP_COMM:
+	case KTP_OP_STRLIT:
+		return 0;	/* only under KTP_OP_STRCMP */
+	}
+	l = ktp_eval_node(n->l, ctx);
+	return ktp_apply_op(n, l, ktp_eval_node(n->r, ctx));
+}
+
+/*
+ * ktp_expr_eval - evaluate an expression with the reference evaluator
+ * @env: what the expression may name
+ * @src: the expression
+ * @ctx: what the expression reads
+ * @val: set to the value
+ * @err: where and why @src was refused
+ *
+ * A tree walk over the unfolded expression with the semantics the
+ * programs have; the KUnit tests compare the two.
+ *
+ * Return: 0, -EINVAL with @err set, or -ENOMEM.
+ */
+static int ktp_expr_eval(const struct ktp_expr_env *env, const char *src,
+			 struct ktp_run_ctx *ctx, u64 *val,
+			 struct ktp_expr_error *err)
+{
+	struct ktp_compiler *c = ktp_compiler_create(env);
+	struct ktp_node *n;
+	int ret = -EINVAL;
+
+	if (!c)
+		return -ENOMEM;
+	c->fold = false;
+	n = ktp_parse(c, src, err);
+	if (n && !(n->type & KTP_T_STR)) {
+		*val = ktp_eval_node(n, ctx);
+		ret = 0;
+	} else if (n) {
+		ktp_fail(c, src + n->pos, TP_ERR_KTP_EXPR_STRING);
+	}
+	ktp_compiler_destroy(c);
+	return ret;
+}
 
 /* What the expressions read: registers, a stack, a buffer */
 struct ktp_test_env {
@@ -47,6 +146,19 @@ static struct ktp_test_env *ktp_test_env(struct kunit *test)
 	e->ctx.regs = &e->regs;
 	e->ctx.vals = e->vals;
 	return e;
+}
+
+/*
+ * The first runtime a case holds programs to: 0 the interpreter, 1 the
+ * JIT. With CONFIG_BPF_JIT_ALWAYS_ON there is no interpreter: that half
+ * of the case is skipped, with the reason.
+ */
+static int ktp_first_runtime(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON))
+		return 0;
+	kunit_mark_skipped(test, "interpreter half: CONFIG_BPF_JIT_ALWAYS_ON has no interpreter");
+	return 1;
 }
 
 /* Compile @src as fetch expression 0, run it, return its value. */
@@ -181,7 +293,7 @@ static void ktp_expr_value_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, val, want, "reference: %s", vc->src);
 		KUNIT_EXPECT_EQ_MSG(test, e->ctx.faults, vc->faults,
 				    "reference faults: %s", vc->src);
-		for (jit = 0; jit <= 1; jit++) {
+		for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
 			val = ktp_test_run(test, e, vc->src, jit, &faults);
 			KUNIT_EXPECT_EQ_MSG(test, val, want, "%s: %s",
 					    jit ? "jit" : "interp", vc->src);
@@ -189,6 +301,53 @@ static void ktp_expr_value_test(struct kunit *test)
 					    jit ? "jit" : "interp", vc->src);
 		}
 	}
+}
+
+/* *(u64 *)@addr reads @val and counts @faults in every runtime */
+static void ktp_expect_read(struct kunit *test, struct ktp_test_env *e,
+			    unsigned long addr, u64 want, unsigned long want_faults)
+{
+	struct ktp_expr_error err;
+	unsigned long faults;
+	char src[40];
+	u64 val;
+	int jit;
+
+	snprintf(src, sizeof(src), "*(u64 *)(0x%lxu)", addr);
+	e->ctx.faults = 0;
+	KUNIT_ASSERT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
+	KUNIT_EXPECT_EQ_MSG(test, val, want, "reference: %s", src);
+	KUNIT_EXPECT_EQ_MSG(test, e->ctx.faults, want_faults, "reference faults: %s", src);
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
+		val = ktp_test_run(test, e, src, jit, &faults);
+		KUNIT_EXPECT_EQ_MSG(test, val, want, "%s: %s", jit ? "jit" : "interp", src);
+		KUNIT_EXPECT_EQ_MSG(test, faults, want_faults, "%s faults: %s",
+				    jit ? "jit" : "interp", src);
+	}
+}
+
+/*
+ * Kernel reads are inline nofault loads. A read of mapped memory gives
+ * its value; a 0 is read again and stays 0 with no fault; a load that
+ * faults, on an unmapped page (#PF) or at a non-canonical address (#GP),
+ * gives 0 through the exception fixup and counts one fault. The same in
+ * the reference evaluator, the interpreter and the JIT.
+ */
+static void ktp_expr_nofault_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	u64 *page;
+
+	/* vmalloc() leaves the page after the area unmapped, as a guard */
+	page = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, 0, PAGE_SIZE);
+	page[0] = 42;
+	ktp_expect_read(test, e, (unsigned long)page, 42, 0);
+	ktp_expect_read(test, e, (unsigned long)&page[1], 0, 0);
+	ktp_expect_read(test, e, (unsigned long)page + PAGE_SIZE, 0, 1);
+	ktp_expect_read(test, e, 0x8000000000000000UL, 0, 1);
+	vfree(page);
 }
 
 struct ktp_error_case {
@@ -254,7 +413,7 @@ static void ktp_expr_cond_test(struct kunit *test)
 	bool is_signed;
 	int jit;
 
-	for (jit = 0; jit <= 1; jit++) {
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
 		c = ktp_compiler_create(&e->env);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_ASSERT_EQ(test, ktp_compile_cond(c, "%di == 100 && %ax", &err), 0);
@@ -445,7 +604,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 			want_faults += e->ctx.faults;
 		}
 
-		for (jit = 0; jit <= 1; jit++) {
+		for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
 			c = ktp_compiler_create(&e->env);
 			KUNIT_ASSERT_NOT_NULL(test, c);
 			for (i = 0; i < KTP_TEST_BATCH; i++)
@@ -520,7 +679,7 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 			KUNIT_ASSERT_GE_MSG(test, err.pos, 0, "%s", src);
 			KUNIT_ASSERT_LE_MSG(test, err.pos, len, "%s", src);
 			KUNIT_ASSERT_GE_MSG(test, err.code, TP_ERR_KTP_EXPR_SYNTAX, "%s", src);
-			KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_TOO_BIG, "%s", src);
+			KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_STR_LONG, "%s", src);
 			break;
 		default:
 			KUNIT_FAIL(test, "%s: unexpected result", src);
@@ -531,8 +690,353 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 		   accepted);
 }
 
+/* "%ax+%ax+...", @n terms, in @s */
+static char *ktp_chain(struct kunit *test, int n)
+{
+	char *s = kunit_kzalloc(test, 4 * n + 1, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (i = 0; i < n; i++)
+		strcat(s, i ? "+%ax" : "%ax");
+	return s;
+}
+
+/*
+ * The limits: the highest tree (a flat chain) and the longest literal
+ * accepted, one more refused with the caret where it went over.
+ */
+static void ktp_expr_limits_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct ktp_expr_error err;
+	unsigned long faults;
+	char *src, *lit;
+	int jit;
+	u64 val;
+
+	src = ktp_chain(test, KTP_EXPR_MAX_HEIGHT);
+	KUNIT_ASSERT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
+	KUNIT_EXPECT_EQ(test, val, 3 * KTP_EXPR_MAX_HEIGHT);
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++)
+		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, src, jit, &faults),
+				3 * KTP_EXPR_MAX_HEIGHT);
+
+	/* the caret is under the '+' that makes it one level too high */
+	src = ktp_chain(test, KTP_EXPR_MAX_HEIGHT + 1);
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_DEEP);
+	KUNIT_EXPECT_EQ(test, err.pos, 4 * KTP_EXPR_MAX_HEIGHT - 1);
+
+	/* "aaa...a" == "aaa...a", the longest literal KTP compares */
+	lit = kunit_kzalloc(test, 2 * KTP_EXPR_STR_MAX + 16, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lit);
+	src = lit;
+	src += sprintf(src, "(char *)%%ax == \"");
+	memset(src, 'a', KTP_EXPR_STR_MAX - 1);
+	memcpy(src + KTP_EXPR_STR_MAX - 1, "\"", 2);
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, lit, &e->ctx, &val, &err), 0);
+	/* one more byte, and it could never be equal */
+	memcpy(src + KTP_EXPR_STR_MAX - 1, "a\"", 3);
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, lit, &e->ctx, &val, &err),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_STR_LONG);
+	KUNIT_EXPECT_EQ(test, err.pos, (int)(src - lit - 1));
+}
+
+/*
+ * String fields of an event record: a __data_loc one is found at its
+ * offset from the record, a __rel_loc one at its offset from the end of
+ * its own 32-bit location word (as trace_events_filter.c reads it).
+ */
+static void ktp_expr_string_field_test(struct kunit *test)
+{
+	static struct trace_event_class class = { .system = "ktp_test" };
+	static struct trace_event_call call = { .class = &class };
+	static struct ftrace_event_field dyn = {
+		.name = "dyn", .type = "__data_loc char[]", .offset = 8,
+		.size = 4, .filter_type = FILTER_DYN_STRING,
+	};
+	static struct ftrace_event_field rel = {
+		.name = "rel", .type = "__rel_loc char[]", .offset = 12,
+		.size = 4, .filter_type = FILTER_RDYN_STRING,
+	};
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct fetch_insn code = { .data = &rel };
+	unsigned long faults;
+	u32 rec[8] = {};
+	int jit;
+
+	INIT_LIST_HEAD(&class.fields);
+	list_add(&dyn.link, &class.fields);
+	list_add(&rel.link, &class.fields);
+	e->env.flags = KTP_ENV_EVENT;
+	e->env.event = &call;
+	e->ctx.regs = NULL;
+	e->ctx.rec = rec;
+
+	rec[2] = 4 << 16 | 16;		/* "dyn" at 16 */
+	memcpy(&rec[4], "dyn", 4);
+	rec[3] = 4 << 16 | 8;		/* "rel" at 16 + 8 = 24 */
+	memcpy(&rec[5], "bad", 4);	/* where 12 + 8 would point */
+	memcpy(&rec[6], "rel", 4);
+
+	KUNIT_EXPECT_PTR_EQ(test, (void *)get_event_field(&code, rec),
+			    (void *)&rec[6]);
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
+		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, "$dyn == \"dyn\"", jit,
+						   &faults), 1);
+		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, "$rel == \"rel\"", jit,
+						   &faults), 1);
+		KUNIT_EXPECT_EQ(test, faults, 0);
+	}
+}
+
+struct ktp_check_case {
+	const char		*what;
+	struct bpf_insn		insns[8];
+	u32			len;
+	u32			bad;		/* the insn refused */
+};
+
+#define KTP_CHECK(what, bad, len, ...) { what, { __VA_ARGS__ }, len, bad }
+
+#define KTP_BAD_CALL	BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, 12345)
+#define KTP_NOFAULT_LOAD(dst, src, off) \
+	BPF_RAW_INSN(BPF_LDX | BPF_PROBE_MEM | BPF_DW, dst, src, off, 0)
+
+static const struct ktp_check_limits ktp_check_lim = { .stack_depth = 8, .nr_vals = 1 };
+
+/* Each of @cases is refused under @lim, at the instruction it names */
+static void ktp_expect_refused(struct kunit *test, const struct ktp_check_case *cases,
+			       int n, const struct ktp_check_limits *lim)
+{
+	u32 bad;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ktp_check_prog(cases[i].insns, cases[i].len,
+							 lim, &bad),
+				    -EINVAL, "accepted: %s", cases[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, bad, cases[i].bad, "refused where: %s", cases[i].what);
+	}
+}
+
+/* The checker takes what the compiler makes, and refuses each rule broken */
+static void ktp_expr_check_test(struct kunit *test)
+{
+	const struct bpf_insn good[] = {
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6,
+			    offsetof(struct ktp_run_ctx, regs)),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_7, BPF_REG_1,
+			    offsetof(struct pt_regs, di)),
+		BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_7, -8),
+		KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_7, 0),
+		BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 4),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_FP, -8),
+		BPF_MOV64_IMM(BPF_REG_3, 8),
+		BPF_EMIT_CALL(ktp_bpf_read),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_6,
+			    offsetof(struct ktp_run_ctx, vals)),
+		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_7, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+	};
+	/* programs that each break one of the rules: built here, since a
+	 * call's immediate is no constant expression
+	 */
+	const struct ktp_check_case cases[] = {
+		KTP_CHECK("backward jump", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_JMP_A(-2), BPF_EXIT_INSN()),
+		KTP_CHECK("jump past the end", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_JMP_A(1), BPF_EXIT_INSN()),
+		KTP_CHECK("jump into a 64-bit immediate", 0, 4,
+			  BPF_JMP_A(1), BPF_LD_IMM64(BPF_REG_0, 1), BPF_EXIT_INSN()),
+		KTP_CHECK("register never written", 0, 2,
+			  BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_2), BPF_EXIT_INSN()),
+		KTP_CHECK("register written on one path only", 3, 5,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+			  BPF_MOV64_IMM(BPF_REG_3, 1),
+			  BPF_MOV64_REG(BPF_REG_0, BPF_REG_3), BPF_EXIT_INSN()),
+		KTP_CHECK("stack slot read before written", 0, 2,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, -8), BPF_EXIT_INSN()),
+		KTP_CHECK("stack store below stack_depth", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, -16), BPF_EXIT_INSN()),
+		KTP_CHECK("stack store above the frame", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("store into the context", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("store past the values", 2, 4,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+				      offsetof(struct ktp_run_ctx, vals)),
+			  BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_0, 8), BPF_EXIT_INSN()),
+		KTP_CHECK("load through a number", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("load past pt_regs", 1, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+				      offsetof(struct ktp_run_ctx, regs)),
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_2, sizeof(struct pt_regs)),
+			  BPF_EXIT_INSN()),
+		KTP_CHECK("call to another helper", 0, 3, KTP_BAD_CALL,
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("helper argument not set", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_2, 0), BPF_EMIT_CALL(ktp_bpf_read),
+			  BPF_EXIT_INSN()),
+		KTP_CHECK("helper without the context", 3, 5,
+			  BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0),
+			  BPF_MOV64_IMM(BPF_REG_3, 8), BPF_EMIT_CALL(ktp_bpf_read),
+			  BPF_EXIT_INSN()),
+		KTP_CHECK("no exit at the end", 0, 1, BPF_MOV64_IMM(BPF_REG_0, 0)),
+		KTP_CHECK("exit without R0", 0, 1, BPF_EXIT_INSN()),
+		KTP_CHECK("write to R10", 0, 2,
+			  BPF_MOV64_IMM(BPF_REG_FP, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("R10 copied", 0, 2,
+			  BPF_MOV64_REG(BPF_REG_2, BPF_REG_FP), BPF_EXIT_INSN()),
+		KTP_CHECK("register AX", 0, 2,
+			  BPF_MOV64_IMM(MAX_BPF_REG, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("division by a zero immediate", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 1),
+			  BPF_ALU64_IMM(BPF_DIV, BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("atomic", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_ATOMIC_OP(BPF_DW, BPF_ADD, BPF_REG_FP, BPF_REG_0, -8),
+			  BPF_EXIT_INSN()),
+	};
+	const struct ktp_check_limits too_deep = { .stack_depth = MAX_BPF_STACK + 8 };
+	u32 bad;
+
+	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &ktp_check_lim, &bad), 0);
+	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &too_deep, &bad),
+			-EINVAL);
+	ktp_expect_refused(test, cases, ARRAY_SIZE(cases), &ktp_check_lim);
+}
+
+/* Nofault loads: from a register that holds something, at offset 0 */
+static void ktp_expr_check_nofault_test(struct kunit *test)
+{
+	static const struct ktp_check_case cases[] = {
+		KTP_CHECK("nofault load from a register never written", 0, 2,
+			  KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_2, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("nofault load at an offset", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_2, 0),
+			  KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_2, 8), BPF_EXIT_INSN()),
+	};
+
+	ktp_expect_refused(test, cases, ARRAY_SIZE(cases), &ktp_check_lim);
+}
+
+/* Each of @cases, after a "t" probe's prologue, is refused under @lim */
+static void ktp_expect_tpoint_refused(struct kunit *test,
+				      const struct ktp_check_case *cases, int n,
+				      const struct ktp_check_limits *lim)
+{
+	struct bpf_insn insns[KTP_TPOINT_PROLOGUE_LEN + ARRAY_SIZE(cases->insns)];
+	u32 bad;
+	int i;
+
+	ktp_tpoint_prologue(insns);
+	for (i = 0; i < n; i++) {
+		memcpy(insns + KTP_TPOINT_PROLOGUE_LEN, cases[i].insns,
+		       cases[i].len * sizeof(*insns));
+		KUNIT_EXPECT_EQ_MSG(test, ktp_check_prog(insns, KTP_TPOINT_PROLOGUE_LEN +
+							 cases[i].len, lim, &bad),
+				    -EINVAL, "accepted: %s", cases[i].what);
+		KUNIT_EXPECT_EQ_MSG(test, bad, KTP_TPOINT_PROLOGUE_LEN + cases[i].bad,
+				    "refused where: %s", cases[i].what);
+	}
+}
+
+/*
+ * A "t" probe's program: the compiler's passes (ktp_compiler_finish()
+ * checks it), and each rule of its own broken is refused
+ */
+static DEFINE_PER_CPU(u64, ktp_test_tp_counters);
+
+static void ktp_expr_check_tpoint_test(struct kunit *test)
+{
+	const struct ktp_expr_env env = {
+		.flags = KTP_ENV_TPOINT, .nr_args = 2,
+		.counters = &ktp_test_tp_counters,
+	};
+	const struct ktp_check_limits lim = {
+		.stack_depth = KTP_TPOINT_CTX_SIZE + 8, .nr_vals = 1,
+		.nr_entry_args = 2, .tpoint = true,
+		.counters = &ktp_test_tp_counters,
+	};
+	const u64 other = (__force unsigned long)&ktp_test_tp_counters + 8;
+	const struct ktp_check_case cases[] = {
+		KTP_CHECK("store into the context on the stack", 1, 3,
+			  BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, -8),
+			  BPF_EXIT_INSN()),
+		KTP_CHECK("load of the registers", 0, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_6,
+				      offsetof(struct ktp_run_ctx, regs)),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("load past the arguments", 1, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_6,
+				      offsetof(struct ktp_run_ctx, entry)),
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 16),
+			  BPF_EXIT_INSN()),
+		KTP_CHECK("false helper given a number for its counters", 2, 5,
+			  BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+			  BPF_MOV64_IMM(BPF_REG_2, 0),
+			  BPF_EMIT_CALL(ktp_bpf_tp_false),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("false helper given other counters", 3, 6,
+			  BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+			  BPF_LD_IMM64(BPF_REG_2, other),
+			  BPF_EMIT_CALL(ktp_bpf_tp_false),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	const struct ktp_check_case no_prologue[] = {
+		KTP_CHECK("no prologue", 0, 2,
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	const struct ktp_check_case plain[] = {
+		KTP_CHECK("a t probe's helper elsewhere", 0, 3,
+			  BPF_EMIT_CALL(ktp_bpf_tp_false),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	struct ktp_expr_error err = {};
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	bool is_signed;
+
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg2 == 39 && *(u64 *)($arg1 + 120) != 0",
+					       &err), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg1 + $arg2 * 3", 0, &is_signed, &err),
+			0);
+	kp = ktp_compiler_finish(c, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
+	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
+	ktp_prog_free(kp);
+
+	ktp_expect_tpoint_refused(test, cases, ARRAY_SIZE(cases), &lim);
+	ktp_expect_refused(test, no_prologue, ARRAY_SIZE(no_prologue), &lim);
+	ktp_expect_refused(test, plain, ARRAY_SIZE(plain), &ktp_check_lim);
+}
+
 static struct kunit_case ktp_expr_test_cases[] = {
+	KUNIT_CASE(ktp_expr_limits_test),
+	KUNIT_CASE(ktp_expr_string_field_test),
+	KUNIT_CASE(ktp_expr_check_test),
+	KUNIT_CASE(ktp_expr_check_nofault_test),
+	KUNIT_CASE(ktp_expr_check_tpoint_test),
 	KUNIT_CASE(ktp_expr_value_test),
+	KUNIT_CASE(ktp_expr_nofault_test),
 	KUNIT_CASE(ktp_expr_error_test),
 	KUNIT_CASE(ktp_expr_cond_test),
 	KUNIT_CASE(ktp_expr_fuzz_test),

@@ -8,6 +8,10 @@
  *                             is ARG3, in an array map
  *   ktp_bpf event ID          perf counts the hits of the trace event whose
  *                             id file says ID, on every CPU
+ *   ktp_bpf rawtp TP ARG2     a BPF_PROG_TYPE_RAW_TRACEPOINT program on the
+ *                             tracepoint TP counts the hits whose second
+ *                             argument is ARG2 (sys_enter: the syscall
+ *                             number), in an array map
  *
  * The kprobe is a kprobe PMU event (its type is in
  * /sys/bus/event_source/devices/kprobe/type, config1 points to the symbol
@@ -48,6 +52,7 @@
 static int perf_fds[MAX_CPUS];
 static int nr_perf_fds;
 static int map_fd = -1;
+static int rawtp_fd = -1;
 
 static void fail(const char *what)
 {
@@ -57,7 +62,7 @@ static void fail(const char *what)
 
 static void bad_args(void)
 {
-	fprintf(stderr, "usage: ktp_bpf kprobe SYM ARG3 | ktp_bpf event ID\n");
+	fprintf(stderr, "usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2\n");
 	exit(2);
 }
 
@@ -117,17 +122,16 @@ static int create_map(void)
 }
 
 /*
- * The program: if the third argument is @arg3, add 1 to the count in
- * @map. It returns 0: nothing for perf to record.
+ * The program of @type: if the u64 at @off in its context is @val, add 1
+ * to the count in @map. It returns 0: nothing for perf to record.
  */
-static int load_prog(int map, __s32 arg3)
+static int load_prog(int map, __u32 type, int off, __s32 val)
 {
 	struct bpf_insn prog[] = {
-		/* 0: r2 = ctx->dx, the third argument */
-		insn(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1,
-		     ARG3_OFFSET, 0),
-		/* 1: if r2 != arg3 goto 11 */
-		insn(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 9, arg3),
+		/* 0: r2 = the argument */
+		insn(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, off, 0),
+		/* 1: if r2 != val goto 11 */
+		insn(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 9, val),
 		/* 2: *(u32 *)(r10 - 4) = 0, the key */
 		insn(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
 		/* 3, 4: r2 = r10 - 4 */
@@ -154,7 +158,7 @@ static int load_prog(int map, __s32 arg3)
 	int fd, err;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.prog_type = type;
 	attr.insns = (uintptr_t)prog;
 	attr.insn_cnt = ARRAY_SIZE(prog);
 	attr.license = (uintptr_t)"GPL";
@@ -202,7 +206,7 @@ static void attach_kprobe(const char *sym, __s32 arg3)
 		exit(1);
 	}
 	map_fd = create_map();
-	prog = load_prog(map_fd, arg3);
+	prog = load_prog(map_fd, BPF_PROG_TYPE_KPROBE, ARG3_OFFSET, arg3);
 	/*
 	 * One event does: the program runs on each hit of the kprobe, on
 	 * every CPU, whichever CPU the event counts on.
@@ -217,6 +221,23 @@ static void attach_kprobe(const char *sym, __s32 arg3)
 	/* the event holds the program */
 	close(prog);
 	perf_fds[nr_perf_fds++] = fd;
+}
+
+/* The program runs on @tp while the raw tracepoint's fd is open */
+static void attach_rawtp(const char *tp, __s32 arg2)
+{
+	union bpf_attr attr;
+	int prog;
+
+	map_fd = create_map();
+	prog = load_prog(map_fd, BPF_PROG_TYPE_RAW_TRACEPOINT, 8, arg2);
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (uintptr_t)tp;
+	attr.raw_tracepoint.prog_fd = prog;
+	rawtp_fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (rawtp_fd < 0)
+		fail("BPF_RAW_TRACEPOINT_OPEN");
+	close(prog);
 }
 
 static void open_event(__u64 id)
@@ -295,6 +316,8 @@ int main(int argc, char **argv)
 		attach_kprobe(argv[2], parse_num(argv[3], INT_MAX));
 	else if (argc == 3 && !strcmp(argv[1], "event"))
 		open_event(parse_num(argv[2], LONG_MAX));
+	else if (argc == 4 && !strcmp(argv[1], "rawtp"))
+		attach_rawtp(argv[2], parse_num(argv[3], INT_MAX));
 	else
 		bad_args();
 
@@ -307,6 +330,8 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < nr_perf_fds; i++)
 		close(perf_fds[i]);
+	if (rawtp_fd >= 0)
+		close(rawtp_fd);
 	if (map_fd >= 0)
 		close(map_fd);
 	return 0;

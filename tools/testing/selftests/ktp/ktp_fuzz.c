@@ -121,8 +121,8 @@ static void check_error_log(void)
 }
 
 static const char * const kinds[] = {
-	"p", "r", "t", "p:fz/e", "r2:fz/e", "t:fz/e", "p:", "x", "-", "p:fz/",
-	"r99999", "t3", "p:a.b/c", "e",
+	"p", "r", "t", "e", "p:fz/e", "r2:fz/e", "t:fz/e", "e:fz/e", "p:", "x",
+	"-", "p:fz/", "r99999", "t3", "e3", "p:a.b/c", "q",
 };
 
 static const char * const kp_targets[] = {
@@ -132,8 +132,9 @@ static const char * const kp_targets[] = {
 };
 
 static const char * const tp_targets[] = {
-	"signal:signal_generate", "sched:sched_switch", "sched.sched_wakeup",
-	"nosys:noevent", "ktp:fz", "signal", "signal:", ":x",
+	"signal.signal_generate", "sched/sched_switch", "sched.sched_wakeup",
+	"signal:signal_generate", "nosys.noevent", "ktp.fz", "signal", "signal.",
+	".x", "sys_enter", "sched_switch", "signal_generate", "no_such_tp",
 };
 
 static const char * const args[] = {
@@ -173,7 +174,7 @@ static size_t gen_grammar(void)
 	add(&len, "%s", kind);
 	if (!strchr(kind, ':') && rnd() % 2)
 		add(&len, ":fz%u", rnd() % 1000);
-	if (kind[0] == 't' || rnd() % 8 == 0)
+	if (kind[0] == 't' || kind[0] == 'e' || rnd() % 8 == 0)
 		add(&len, " %s", pick(tp_targets, ARRAY_SIZE(tp_targets)));
 	else
 		add(&len, " %s", pick(kp_targets, ARRAY_SIZE(kp_targets)));
@@ -192,10 +193,11 @@ static size_t gen_grammar(void)
 static const char * const valid[] = {
 	"p:fzv vfs_read n=$arg3 if $arg3 > 100 && $comm == \"dd\"",
 	"r:fzv vfs_read r=$retval*2:s32 if $retval < 0",
-	"t:fzv signal:signal_generate s=$sig c=$comm:string if $sig != 17",
+	"e:fzv signal.signal_generate s=$sig c=$comm:string if $sig != 17",
 	"p:fzv vfs_write c=+0(%si):u64 x=(u16)$arg3^0x55 if (%di & 7) == 0",
 	"p:fzv vfs_read if $arg3 % 2 == 0 ? $arg1 != 0 : *(u32 *)($arg2 + 8) > 7",
-	"t:fzv sched:sched_switch p=$prev_pid if $prev_pid == 0 || $next_comm ~ \"ktp*\"",
+	"e:fzv sched.sched_switch p=$prev_pid if $prev_pid == 0 || $next_comm ~ \"ktp*\"",
+	"t:fzv sys_enter n=$arg2 if $arg2 == 39 && *(u64 *)($arg1 + 8) != 1",
 };
 
 /* A valid definition, then broken at the byte level. */
@@ -270,10 +272,31 @@ static int probe_name(const char *line, char *name, size_t size)
 	return 0;
 }
 
+/* Remove each probe listed in @added, a tail of list2: the list is @list again */
+static void remove_added(char *added)
+{
+	char cmd[256], name[200], *next;
+
+	for (; *added; added = next) {
+		next = strchr(added, '\n');
+		if (!next)
+			fail("unterminated probe line '%s'", added);
+		*next++ = '\0';
+		if (probe_name(added, name, sizeof(name)))
+			fail("unreadable probe line '%s'", added);
+		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
+		if (write_def(cmd, strlen(cmd)))
+			fail("could not remove %s", name);
+	}
+	read_file("ktp_probes", list2, MAX_DEF);
+	if (strcmp(list, list2))
+		fail("removing the added probes left the list changed:\n%s", list2);
+}
+
 int main(int argc, char **argv)
 {
 	long count = argc > 1 ? atol(argv[1]) : 20000;
-	char cmd[256], name[200], *added;
+	char *added;
 	size_t len, before;
 	int ret;
 
@@ -300,14 +323,21 @@ int main(int argc, char **argv)
 			rejected++;
 			/*
 			 * EILSEQ: kprobes' "not on an instruction boundary";
-			 * ERANGE: a number too big, as kprobe_events says
+			 * ERANGE: a number too big, EOPNOTSUPP: a name only
+			 * BTF could resolve (a kernel without BTF), as
+			 * kprobe_events says
 			 */
 			if (ret != -EINVAL && ret != -ENOENT && ret != -EEXIST &&
 			    ret != -E2BIG && ret != -EBUSY && ret != -EILSEQ &&
-			    ret != -ERANGE)
+			    ret != -ERANGE && ret != -EOPNOTSUPP)
 				fail("unexpected error %d", ret);
-			if (strcmp(list, list2))
-				fail("a rejected definition changed the probe list");
+			/*
+			 * Each line is a definition of its own, as in
+			 * kprobe_events: those before the bad one stay
+			 */
+			if (strcmp(list, list2) && !memchr(def, '\n', len - 1))
+				fail("a rejected definition changed the probe list to:\n%s", list2);
+			remove_added(list2 + before);
 			check_error_log();
 			continue;
 		}
@@ -317,15 +347,8 @@ int main(int argc, char **argv)
 			continue;	/* a line of white space or a comment */
 		if (strchr(added, '\n') != added + strlen(added) - 1)
 			fail("one write added more than one probe");
-		if (probe_name(added, name, sizeof(name)))
-			fail("unreadable probe line '%s'", added);
 		accepted++;
-		snprintf(cmd, sizeof(cmd), "-:%s\n", name);
-		if (write_def(cmd, strlen(cmd)))
-			fail("could not remove %s", name);
-		read_file("ktp_probes", list2, MAX_DEF);
-		if (strcmp(list, list2))
-			fail("removing %s left the list changed", name);
+		remove_added(added);
 	}
 	printf("ktp_fuzz: %ld definitions (seed %u): ", tried,
 	       argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 0) : 1);
