@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 
 #include "trace.h"
+#include "trace_probe.h"
 #include "trace_ktp.h"
 
 /* ktp_probes exists and has the mode of kprobe_events. */

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP: the fetch arguments and the condition of a definition. A fetch
+ * argument of kprobe_events goes to trace_probe.c; a C expression, and
+ * the condition, go to the compiler (ktp_expr.h), which makes the
+ * probe's program.
+ */
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_probe.h"
+#include "trace_ktp.h"
+#include "ktp_expr.h"
+
+/*
+ * A 't' probe's fetch argument: its $argN is the tracepoint's Nth
+ * argument, which ktp_bpf_tp_enter() puts first in the entry data. There
+ * are no registers and no stack to read.
+ */
+static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
+{
+	struct fetch_insn *code;
+
+	for (code = parg->code; code->op != FETCH_OP_END; code++) {
+		switch (code->op) {
+		case FETCH_OP_ARG:
+			if (code->param >= tk->btp->num_args) {
+				trace_probe_log_err(0, BAD_ARG_NUM);
+				return -EINVAL;
+			}
+			code->op = FETCH_OP_EDATA;
+			code->offset = code->param * sizeof(u64);
+			break;
+		case FETCH_OP_REG:
+		case FETCH_OP_STACK:
+		case FETCH_OP_STACKP:
+			trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
+			return -EINVAL;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The types a fetch expression's value can be recorded as */
+static bool ktp_is_expr_type(const char *type)
+{
+	static const char * const types[] = {
+		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+		"x8", "x16", "x32", "x64",
+	};
+
+	return match_string(types, ARRAY_SIZE(types), type) >= 0;
+}
+
+/*
+ * Is the body of a fetch argument, @len characters, a C expression
+ * rather than a kprobe_events fetch argument? It is if it starts as no
+ * fetch argument does, or has an operator where none can be.
+ */
+static bool ktp_looks_like_expr(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || s[0] == '\\')
+		return false;
+	if (!strchr("%$@+-", s[0]))
+		return true;
+	/* +OFFS( and +uOFFS( dereference; -(, -$ and -1 negate */
+	if ((s[0] == '+' || s[0] == '-') &&
+	    !isdigit(s[1]) && !(s[1] == 'u' && isdigit(s[2])))
+		return true;
+	for (i = 1; i < len; i++) {
+		if (isspace(s[i]) || strchr("*/<>=!~&|^?", s[i]))
+			return true;
+		/* +OFFS(, %REG and @SYM+OFFS are fetch argument syntax */
+		if (strchr("+-%", s[i]) && s[i - 1] != '(' && s[0] != '@')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One fetch argument, NAME=BODY[:TYPE]. A kprobe_events one goes to
+ * trace_probe.c. A C expression is compiled into the probe's program,
+ * which leaves its value in the entry data; its probe_arg is parsed from
+ * a stand-in immediate and then reads that value with FETCH_OP_EDATA.
+ */
+static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
+			       int i, const char *arg,
+			       struct traceprobe_parse_context *ctx)
+{
+	const char *eq = strchr(arg, '='), *body = arg, *colon, *type = NULL;
+	char *expr = NULL, *stand_in = NULL;
+	struct ktp_expr_error err;
+	struct fetch_insn *code;
+	bool is_signed;
+	size_t len;
+	int ret;
+
+	/* NAME=, but not the == or <= of an expression */
+	if (eq && eq[1] != '=' && (eq == arg || !strchr("<>!", eq[-1])))
+		body = eq + 1;
+	colon = strrchr(body, ':');
+	len = strlen(body);
+	if (colon && ktp_is_expr_type(colon + 1)) {
+		type = colon + 1;
+		len = colon - body;
+	} else if (colon && !ktp_looks_like_expr(body, colon - body)) {
+		len = 0;	/* a fetch argument with a type of its own */
+	}
+	if (!ktp_looks_like_expr(body, len)) {
+		ctx->offset = 0;
+		ret = traceprobe_parse_probe_arg(&tk->tp, i, arg, ctx);
+		if (!ret && ktp_is_tpoint(tk))
+			ret = ktp_tpoint_fetch_arg(tk, &tk->tp.args[i]);
+		return ret;
+	}
+
+	expr = kmemdup_nul(body, len, GFP_KERNEL);
+	if (!expr)
+		return -ENOMEM;
+	ret = ktp_compile_fetch(comp, expr, i, &is_signed, &err);
+	if (ret) {
+		if (err.code)
+			__trace_probe_log_err(body - arg + err.pos, err.code);
+		goto out;
+	}
+	if (!type)
+		type = is_signed ? "s64" : "u64";
+
+	ret = -ENOMEM;
+	if (body == arg)
+		stand_in = kasprintf(GFP_KERNEL, "arg%d=\\0:%s", i + 1, type);
+	else
+		stand_in = kasprintf(GFP_KERNEL, "%.*s=\\0:%s",
+				     (int)(body - arg - 1), arg, type);
+	if (!stand_in)
+		goto out;
+	ctx->offset = 0;
+	ret = traceprobe_parse_probe_arg(&tk->tp, i, stand_in, ctx);
+	if (ret)
+		goto out;
+
+	code = tk->tp.args[i].code;
+	code->op = FETCH_OP_EDATA;
+	code->offset = tk->vals_off + i * sizeof(u64);
+	ret = -ENOMEM;
+	tk->exprs[i] = kasprintf(GFP_KERNEL, "%s=%s:%s", tk->tp.args[i].name,
+				 expr, type);
+	if (tk->exprs[i])
+		ret = 0;
+out:
+	kfree(stand_in);
+	kfree(expr);
+	return ret;
+}
+
+/**
+ * ktp_join_cond - the condition of a definition, as one string
+ * @argc: how many words follow "if"
+ * @argv: the words
+ *
+ * The words are joined as error_log shows them.
+ *
+ * Return: the condition, to be kfree()d, or NULL if out of memory.
+ */
+char *ktp_join_cond(int argc, const char *argv[])
+{
+	size_t len = 0;
+	char *cond, *p;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	cond = kmalloc(len, GFP_KERNEL);
+	if (!cond)
+		return NULL;
+	for (p = cond, i = 0; i < argc; i++)
+		p += sprintf(p, i ? " %s" : "%s", argv[i]);
+	return cond;
+}
+
+/**
+ * ktp_parse_args - compile a definition's condition and fetch arguments
+ * @tk: the probe
+ * @nargs: how many fetch arguments the definition has
+ * @argv: the words of the definition, the fetch arguments from argv[2]
+ * @cond_idx: the index in @argv of the condition's first word, 0 if none
+ * @argc: how many words @argv has
+ * @ctx: the parse context of the definition
+ *
+ * Compile the condition and the fetch arguments into the probe's program;
+ * kprobe_events fetch arguments go to trace_probe.c. A probe with neither
+ * a condition nor a fetch expression gets no program, except a 't' probe:
+ * its program is what runs on the tracepoint.
+ *
+ * Return: 0, or a negative errno with an error_log entry.
+ */
+int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
+		   int cond_idx, int argc, struct traceprobe_parse_context *ctx)
+{
+	struct ktp_expr_env env = {
+		.event = tk->event,
+		.name = trace_probe_name(&tk->tp),
+	};
+	struct ktp_compiler *comp;
+	struct ktp_expr_error err;
+	struct ktp_prog *prog;
+	int i, ret;
+
+	if (ktp_is_event(tk)) {
+		env.flags = KTP_ENV_EVENT;
+	} else if (ktp_is_tpoint(tk)) {
+		env.flags = KTP_ENV_TPOINT;
+		env.nr_args = tk->btp->num_args;
+		env.counters = tk->counters;
+	} else if (ktp_is_return(tk)) {
+		env.flags = KTP_ENV_RETURN;
+	} else if (ctx->flags & TPARG_FL_FENTRY) {
+		env.flags = KTP_ENV_FENTRY;
+	}
+
+	comp = ktp_compiler_create(&env);
+	tk->exprs = kcalloc(tk->tp.nr_args, sizeof(*tk->exprs), GFP_KERNEL);
+	if (!comp || !tk->exprs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	/* The condition first: false, it skips the fetch expressions */
+	if (cond_idx) {
+		trace_probe_log_set_index(cond_idx);
+		if (cond_idx >= argc) {
+			trace_probe_log_err(0, KTP_EXPR_SYNTAX);
+			ret = -EINVAL;
+			goto out;
+		}
+		tk->cond = ktp_join_cond(argc - cond_idx, argv + cond_idx);
+		if (!tk->cond) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = ktp_compile_cond(comp, tk->cond, &err);
+		if (ret) {
+			if (err.code)
+				__trace_probe_log_err(err.pos, err.code);
+			goto out;
+		}
+	}
+
+	for (i = 0; i < nargs; i++) {
+		trace_probe_log_set_index(i + 2);
+		ret = ktp_parse_fetch_arg(tk, comp, i, argv[i + 2], ctx);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < nargs && !tk->exprs[i]; i++)
+		;
+	if (!cond_idx && i == nargs && !ktp_is_tpoint(tk)) {
+		ret = 0;
+		goto out;
+	}
+
+	prog = ktp_compiler_finish(comp, true);
+	comp = NULL;
+	if (IS_ERR(prog)) {
+		ret = PTR_ERR(prog);
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
+		goto out;
+	}
+	tk->prog = prog;
+	ret = 0;
+out:
+	ktp_compiler_destroy(comp);
+	return ret;
+}

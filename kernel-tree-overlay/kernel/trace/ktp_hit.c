@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP: what a probe does when it is hit. It counts the hit, runs its
+ * program (the condition first, before anything is reserved), and
+ * writes its record to each trace instance it is enabled in and to
+ * perf. A "p" or "r" probe runs from its kprobe, a "t" probe's program
+ * runs on its tracepoint and calls the ktp_bpf_tp_*() helpers, an "e"
+ * probe runs from its trigger on the event's record.
+ */
+#include <linux/bpf.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
+#include "trace_probe_tmpl.h"
+#include "trace_ktp.h"
+#include "ktp_expr.h"
+
+/* Nonzero while this CPU runs a KTP handler: a nested hit is missed. */
+static DEFINE_PER_CPU(int, ktp_handler_depth);
+
+/*
+ * The values of a hit's fetch expressions, from the program to the
+ * record, are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
+ * keeps them in its kretprobe instance, after the $argN it saved; 'p',
+ * 't' and 'e' probes here, one hit at a time on a CPU since handlers do
+ * not nest. A 't' probe's $argN come first.
+ */
+struct ktp_vals {
+	u64		v[MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES];
+	unsigned int	flags;	/* what ktp_bpf_tp_enter() saw, for _record() */
+};
+
+static DEFINE_PER_CPU(struct ktp_vals, ktp_vals);
+
+/*
+ * Fetch from the probed context, trace_probe_tmpl.h calls this: @rec is
+ * the pt_regs of a 'p' or 'r' probe, the event record of an 'e' probe.
+ * A 't' probe's $argN are entry data (see ktp_tpoint_fetch_arg()).
+ */
+static int
+process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
+		   void *dest, void *base)
+{
+	/* an "e" probe's $FIELD: a field of its event's record */
+	if (code->op == FETCH_OP_TP_ARG)
+		return process_fetch_insn_bottom(code + 1,
+						 get_event_field(code, rec),
+						 dest, base);
+	return process_regs_fetch_insn(code, rec, edata, dest, base);
+}
+
+NOKPROBE_SYMBOL(process_fetch_insn);
+
+static nokprobe_inline int ktp_head_size(struct trace_ktp *tk)
+{
+	if (!ktp_is_kprobe(tk))
+		return sizeof(struct eprobe_trace_entry_head);
+	if (ktp_is_return(tk))
+		return sizeof(struct kretprobe_trace_entry_head);
+	return sizeof(struct kprobe_trace_entry_head);
+}
+
+/* The fields before the fetched ones: where the probe hit. */
+static nokprobe_inline void
+ktp_fill_head(struct trace_ktp *tk, struct trace_entry *ent,
+	      struct kretprobe_instance *ri)
+{
+	struct kretprobe_trace_entry_head *ret_head;
+	struct kprobe_trace_entry_head *head;
+
+	if (!ktp_is_kprobe(tk))
+		return;
+	if (ri) {
+		ret_head = container_of(ent, struct kretprobe_trace_entry_head, ent);
+		ret_head->func = (unsigned long)tk->rp.kp.addr;
+		ret_head->ret_ip = get_kretprobe_retaddr(ri);
+	} else {
+		head = container_of(ent, struct kprobe_trace_entry_head, ent);
+		head->ip = (unsigned long)tk->rp.kp.addr;
+	}
+}
+
+/*
+ * Write one record into @file's buffer. @ctx is what the fetch
+ * instructions read (see process_fetch_insn()), @regs the registers a
+ * stack trace trigger may use. Returns whether the buffer took it.
+ */
+static nokprobe_inline bool
+ktp_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
+	   struct kretprobe_instance *ri, void *edata,
+	   struct trace_event_file *file)
+{
+	int hsize = ktp_head_size(tk);
+	struct trace_event_buffer fbuffer;
+	struct trace_entry *entry;
+	int dsize;
+
+	if (trace_trigger_soft_disabled(file))
+		return false;
+
+	dsize = __get_data_size(&tk->tp, ctx, edata);
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   hsize + tk->tp.size + dsize);
+	if (!entry)
+		return false;
+
+	fbuffer.regs = regs;
+	ktp_fill_head(tk, entry, ri);
+	store_trace_args((void *)entry + hsize, &tk->tp, ctx, edata, hsize,
+			 dsize);
+	trace_event_buffer_commit(&fbuffer);
+	return true;
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* The same record for perf; @regs is NULL for a 't' or 'e' probe. */
+static nokprobe_inline bool
+ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
+		struct kretprobe_instance *ri, void *edata)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
+	int hsize = ktp_head_size(tk);
+	struct pt_regs *caller_regs;
+	struct trace_entry *entry;
+	struct hlist_head *head;
+	int size, dsize, rctx;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return false;
+
+	dsize = __get_data_size(&tk->tp, ctx, edata);
+	/* perf adds a u32 size before the record and aligns both to u64 */
+	size = ALIGN(hsize + tk->tp.size + dsize + sizeof(u32), sizeof(u64));
+	size -= sizeof(u32);
+	entry = perf_trace_buf_alloc(size, regs ? NULL : &caller_regs, &rctx);
+	if (!entry)
+		return false;
+	if (!regs) {
+		perf_fetch_caller_regs(caller_regs);
+		regs = caller_regs;
+	}
+
+	memset((void *)entry + hsize, 0, size - hsize);
+	ktp_fill_head(tk, entry, ri);
+	store_trace_args((void *)entry + hsize, &tk->tp, ctx, edata, hsize,
+			 dsize);
+	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
+			      head, NULL);
+	return true;
+}
+#else
+static nokprobe_inline bool
+ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
+		struct kretprobe_instance *ri, void *edata)
+{
+	return false;
+}
+#endif
+
+/* Counts a hit; false if this CPU already runs a KTP handler. */
+static nokprobe_inline bool ktp_enter(struct ktp_counters *counters)
+{
+	local_inc(&counters->hits);
+	if (likely(this_cpu_inc_return(ktp_handler_depth) == 1))
+		return true;
+	local_inc(&counters->missed);
+	this_cpu_dec(ktp_handler_depth);
+	return false;
+}
+
+static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
+				     bool recorded)
+{
+	local_inc(recorded ? &counters->recorded : &counters->dropped);
+	this_cpu_dec(ktp_handler_depth);
+}
+
+/*
+ * Run the probe's program: false if the condition is. Nothing is
+ * reserved before it, so a false condition costs the program alone.
+ */
+static nokprobe_inline bool
+ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
+	     struct pt_regs *regs, void *rec, void *edata)
+{
+	struct ktp_run_ctx ctx = {
+		.regs = regs,
+		.rec = rec,
+		.entry = edata + tk->entry_off,
+		.vals = edata + tk->vals_off,
+	};
+	bool ret;
+
+	ret = ktp_prog_run(tk->prog, &ctx);
+	if (unlikely(ctx.faults))
+		local_add(ctx.faults, &counters->faults);
+	if (!ret) {
+		local_inc(&counters->cond_false);
+		this_cpu_dec(ktp_handler_depth);
+	}
+	return ret;
+}
+
+/* Write a hit's record to each buffer and to perf, as @flags say. */
+static nokprobe_inline bool
+ktp_record_all(struct trace_ktp *tk, unsigned int flags, void *ctx,
+	       struct pt_regs *regs, struct kretprobe_instance *ri,
+	       void *edata)
+{
+	struct event_file_link *link;
+	bool recorded = false;
+
+	if (flags & TP_FLAG_TRACE) {
+		trace_probe_for_each_link_rcu(link, &tk->tp)
+			recorded |= ktp_record(tk, ctx, regs, ri, edata,
+					       link->file);
+	}
+	if (flags & TP_FLAG_PROFILE)
+		recorded |= ktp_perf_record(tk, ctx, regs, ri, edata);
+	return recorded;
+}
+
+/* One hit of a 'p' or 'r' probe: @ri is NULL on function entry. */
+static nokprobe_inline void
+ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
+	struct kretprobe_instance *ri)
+{
+	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
+	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_vals)->v;
+	unsigned int flags;
+
+	/*
+	 * Between the disabling of the event and of its kprobe (or a return
+	 * from before that), the probe is off: not its hit.
+	 */
+	flags = trace_probe_load_flag(&tk->tp);
+	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return;
+	if (!ktp_enter(counters))
+		return;
+	if (tk->prog && !ktp_run_prog(tk, counters, regs, NULL, edata))
+		return;
+	ktp_exit(counters, ktp_record_all(tk, flags, regs, regs, ri, edata));
+}
+
+/**
+ * ktp_kprobe_handler - the pre_handler of a "p" probe's kprobe
+ * @kp: the probe's kprobe
+ * @regs: the registers at the probed instruction
+ *
+ * Return: 0, for kprobes to single-step the instruction.
+ */
+int ktp_kprobe_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	ktp_hit(container_of(kp, struct trace_ktp, rp.kp), regs, NULL);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ktp_kprobe_handler);
+
+/**
+ * ktp_kretprobe_handler - the handler of an "r" probe's kretprobe
+ * @ri: the kretprobe instance of the returning call
+ * @regs: the registers at the return
+ *
+ * Return: 0.
+ */
+int ktp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	/* NULL when the probe is being unregistered on another CPU */
+	if (likely(rp))
+		ktp_hit(container_of(rp, struct trace_ktp, rp), regs, ri);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ktp_kretprobe_handler);
+
+/**
+ * ktp_kretprobe_entry_handler - save an "r" probe's $argN at entry
+ * @ri: the kretprobe instance of the call
+ * @regs: the registers at the function's entry
+ *
+ * Return: 0, or -ENOENT when the probe is being unregistered.
+ */
+int ktp_kretprobe_entry_handler(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	unsigned long *args;
+	struct trace_ktp *tk;
+	unsigned int i;
+
+	if (unlikely(!rp))
+		return -ENOENT;
+	tk = container_of(rp, struct trace_ktp, rp);
+	/* $argN of a return probe: saved at entry */
+	if (tk->tp.entry_arg)
+		store_trace_entry_data(ri->data, &tk->tp, regs);
+	if (tk->prog && tk->prog->nr_entry_args) {
+		args = (void *)ri->data + tk->entry_off;
+		for (i = 0; i < tk->prog->nr_entry_args; i++)
+			args[i] = regs_get_kernel_argument(regs, i);
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ktp_kretprobe_entry_handler);
+
+/*
+ * A 't' probe's program calls these three (see ktp_compiler_finish()).
+ * It runs as a BPF raw tracepoint program, under the link whose cookie
+ * is the probe.
+ */
+static nokprobe_inline struct trace_ktp *ktp_tpoint_current(void)
+{
+	struct bpf_trace_run_ctx *run_ctx;
+
+	run_ctx = container_of(current->bpf_ctx, struct bpf_trace_run_ctx,
+			       run_ctx);
+	return (struct trace_ktp *)(unsigned long)run_ctx->bpf_cookie;
+}
+
+/*
+ * The condition is true: count the hit and give the program the buffer
+ * for its values, after the tracepoint's arguments that fetch arguments
+ * read. 0: no hit to record (missed, or the probe is being disabled).
+ */
+BPF_CALL_1(ktp_bpf_tp_enter, struct ktp_run_ctx *, ctx)
+{
+	struct trace_ktp *tk = ktp_tpoint_current();
+	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
+	struct ktp_vals *vals = this_cpu_ptr(&ktp_vals);
+	unsigned int flags = trace_probe_load_flag(&tk->tp);
+	unsigned int nr_args = tk->btp->num_args;
+	u64 *edata = vals->v;
+
+	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return 0;
+	if (!ktp_enter(counters)) {
+		if (unlikely(ctx->faults))
+			local_add(ctx->faults, &counters->faults);
+		return 0;
+	}
+	/*
+	 * The record goes where the probe was enabled at entry: disabling
+	 * waits for this hit before it removes the file (see ktp_arm()).
+	 */
+	vals->flags = flags;
+	memcpy(edata, ctx->entry, nr_args * sizeof(u64));
+	ctx->vals = edata + nr_args;
+	return 1;
+}
+
+NOKPROBE_SYMBOL(ktp_bpf_tp_enter);
+
+/* Record the hit ktp_bpf_tp_enter() entered. */
+BPF_CALL_1(ktp_bpf_tp_record, struct ktp_run_ctx *, ctx)
+{
+	struct trace_ktp *tk = ktp_tpoint_current();
+	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
+	struct ktp_vals *vals = this_cpu_ptr(&ktp_vals);
+
+	if (unlikely(ctx->faults))
+		local_add(ctx->faults, &counters->faults);
+	ktp_exit(counters, ktp_record_all(tk, vals->flags, ctx->entry, NULL,
+					  NULL, vals->v));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ktp_bpf_tp_record);
+
+/*
+ * The condition is false: count it, and nothing else happens. The program
+ * passes the probe's counters; ktp_arm() waits for a false hit in flight
+ * before disabling returns, so this one counts without checking the flags.
+ */
+BPF_CALL_2(ktp_bpf_tp_false, struct ktp_run_ctx *, ctx,
+	   struct ktp_counters __percpu *, pcpu)
+{
+	struct ktp_counters *counters = this_cpu_ptr(pcpu);
+
+	local_inc(&counters->hits);
+	local_inc(&counters->cond_false);
+	if (unlikely(ctx->faults))
+		local_add(ctx->faults, &counters->faults);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(ktp_bpf_tp_false);
+
+/* One hit of an 'e' probe: @rec is the record of its event. */
+static void ktp_trigger_func(struct event_trigger_data *data,
+			     struct trace_buffer *buffer, void *rec,
+			     struct ring_buffer_event *rbe)
+{
+	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
+	struct trace_ktp *tk = trigger->tk;
+	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
+	void *edata = this_cpu_ptr(&ktp_vals)->v;
+	bool recorded;
+
+	/* Never: the trigger is paused until the event passes records */
+	if (WARN_ON_ONCE(!rec))
+		return;
+	if (!ktp_enter(counters))
+		return;
+	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata))
+		return;
+	if (trigger->file)
+		recorded = ktp_record(tk, rec, NULL, NULL, edata, trigger->file);
+	else
+		recorded = ktp_perf_record(tk, rec, NULL, NULL, edata);
+	ktp_exit(counters, recorded);
+}
+
+NOKPROBE_SYMBOL(ktp_trigger_func);
+
+static int ktp_trigger_print(struct seq_file *m, struct event_trigger_data *data)
+{
+	/* A probe, not a trigger the user set: the triggers file omits it */
+	return 0;
+}
+
+/**
+ * ktp_trigger_free - free an "e" probe's trigger
+ * @data: the trigger's data
+ *
+ * Also called when the trace instance of the trigger goes away.
+ */
+void ktp_trigger_free(struct event_trigger_data *data)
+{
+	tracepoint_synchronize_unregister();
+	kfree(container_of(data, struct ktp_trigger, data));
+}
+
+/* Not registered: the triggers file can neither add nor remove it. */
+struct event_command ktp_trigger_cmd = {
+	.name		= "ktp",
+	.trigger_type	= ETT_EVENT_EPROBE,
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.trigger	= ktp_trigger_func,
+	.print		= ktp_trigger_print,
+	.free		= ktp_trigger_free,
+};
