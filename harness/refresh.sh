@@ -13,14 +13,6 @@ cd "$SRC"
 commits=$(git rev-list --reverse ktp-base..HEAD)
 [ -n "$commits" ] || die "no commits on top of ktp-base"
 
-rm -rf "$TOP/patches" "$TOP/kernel-tree-overlay" "$TOP/tools/testing/selftests/ktp" "$TOP/Documentation"
-mkdir -p "$TOP/patches" "$TOP/kernel-tree-overlay"
-: > "$TOP/series"
-{
-	echo "# The new files each patch adds: PATCH KERNEL-PATH, one a line."
-	echo "# Written by harness/refresh.sh; read by harness/tree.sh."
-} > "$TOP/harness/new-files"
-
 # A new file is added whole, in its final form, by one patch: a later
 # patch that edits, renames or deletes it is refused (squash it into the
 # patch that adds the file), so that what the project shows of a new
@@ -36,6 +28,14 @@ for c in $commits; do
 		esac
 	done < <(git diff --no-renames --name-status "$c^" "$c")
 done
+
+rm -rf "$TOP/patches" "$TOP/kernel-tree-overlay" "$TOP/tools/testing/selftests/ktp" "$TOP/Documentation"
+mkdir -p "$TOP/patches" "$TOP/kernel-tree-overlay"
+: > "$TOP/series"
+{
+	echo "# The new files each patch adds: PATCH KERNEL-PATH, one a line."
+	echo "# Written by harness/refresh.sh; read by harness/tree.sh."
+} > "$TOP/harness/new-files"
 
 for c in $commits; do
 	name=$(git log -1 --format=%f "$c" | cut -c1-60).patch
