@@ -15,8 +15,6 @@
  * This file parses a definition, makes its probe, registers it and
  * enables it; see trace_ktp.h for the other files of KTP.
  */
-#define pr_fmt(fmt)	"trace_ktp: " fmt
-
 #include <linux/bpf.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>

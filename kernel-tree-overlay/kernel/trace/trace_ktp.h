@@ -22,7 +22,6 @@
 #define KTP_DYN_PREFIX		"ktp:"	/* a KTP probe in dynamic_events */
 
 struct dentry;
-struct ktp_compiler;
 struct ktp_prog;
 
 /* What happened to the hits of one probe on one CPU, see ktp_profile. */
