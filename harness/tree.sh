@@ -38,11 +38,11 @@ check_new_files() {
 		 sed 's|^\./||' | sort)
 
 	# a new file is added whole by its patch: no patch may change it
-	while read -r f; do
-		grep -v '^#' "$NEWFILES" | awk '{print $2}' | grep -qxF "$f" &&
-			{ echo "patches/: a patch changes $f, a new file; squash the change into the patch that adds it" >&2; bad=1; }
-	done < <(cat "$TOP"/patches/*.patch 2>/dev/null |
-		 sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' | sort -u)
+	for f in $(comm -12 <(grep -v '^#' "$NEWFILES" | awk '{print $2}' | sort -u) \
+			    <(cat "$TOP"/patches/*.patch 2>/dev/null |
+			      sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' | sort -u)); do
+		echo "patches/: a patch changes $f, a new file; squash the change into the patch that adds it" >&2; bad=1
+	done
 
 	# an overlay path must not shadow a root one
 	if [ -d "$TOP/kernel-tree-overlay/tools/testing/selftests/ktp" ] ||
