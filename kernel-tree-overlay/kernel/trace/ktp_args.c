@@ -169,7 +169,7 @@ out:
  */
 char *ktp_join_cond(int argc, const char *argv[])
 {
-	size_t len = 0;
+	size_t len = 0, n;
 	char *cond, *p;
 	int i;
 
@@ -178,8 +178,14 @@ char *ktp_join_cond(int argc, const char *argv[])
 	cond = kmalloc(len, GFP_KERNEL);
 	if (!cond)
 		return NULL;
-	for (p = cond, i = 0; i < argc; i++)
-		p += sprintf(p, i ? " %s" : "%s", argv[i]);
+	for (p = cond, i = 0; i < argc; i++) {
+		if (i)
+			*p++ = ' ';
+		n = strlen(argv[i]);
+		memcpy(p, argv[i], n);
+		p += n;
+	}
+	*p = '\0';
 	return cond;
 }
 

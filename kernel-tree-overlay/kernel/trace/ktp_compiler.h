@@ -136,6 +136,7 @@ struct ktp_compiler {
 	/* code */
 	struct bpf_insn		*insns;
 	int			len;
+	int			insns_cap;	/* room in insns[], see ktp_emit() */
 	int			max_slot;
 	bool			has_cond;
 	int			*false_jumps;	/* to "return 0" */
@@ -226,5 +227,7 @@ int ktp_load(struct ktp_compiler *c, int slot, int scratch);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 		    bool jump_if, struct ktp_jumps *to, int slot);
+struct ktp_jumps *ktp_gen_false_jumps(struct ktp_compiler *c,
+				      const struct ktp_node *cond, int slot);
 
 #endif /* _KERNEL_TRACE_KTP_COMPILER_H */

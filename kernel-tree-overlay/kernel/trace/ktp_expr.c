@@ -50,19 +50,31 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 		return NULL;
 	c->env = *env;
 	c->fold = true;
-	c->nodes = kvcalloc(KTP_EXPR_MAX_NODES, sizeof(*c->nodes), GFP_KERNEL);
-	c->insns = kvcalloc(KTP_EXPR_MAX_INSNS, sizeof(*c->insns), GFP_KERNEL);
-	if (!c->nodes || !c->insns) {
+	/*
+	 * Not zeroed: ktp_node() clears each node it hands out, and a
+	 * definition should not clear 24 KiB it does not use.
+	 */
+	c->nodes = kvmalloc_array(KTP_EXPR_MAX_NODES, sizeof(*c->nodes),
+				  GFP_KERNEL);
+	if (!c->nodes) {
 		ktp_compiler_destroy(c);
 		return NULL;
 	}
 	/* R6 keeps the context across helper calls */
 	if (c->env.flags & KTP_ENV_TPOINT) {
-		ktp_tpoint_prologue(c->insns);
-		c->len = KTP_TPOINT_PROLOGUE_LEN;
+		struct bpf_insn prologue[KTP_TPOINT_PROLOGUE_LEN];
+		int i;
+
+		ktp_tpoint_prologue(prologue);
+		for (i = 0; i < KTP_TPOINT_PROLOGUE_LEN; i++)
+			ktp_emit(c, prologue[i]);
 		c->stack_base = KTP_TPOINT_CTX_SIZE;
 	} else {
 		ktp_emit(c, BPF_MOV64_REG(KTP_R_CTX, BPF_REG_1));
+	}
+	if (c->error) {
+		ktp_compiler_destroy(c);
+		return NULL;
 	}
 	return c;
 }
@@ -82,7 +94,7 @@ void ktp_compiler_destroy(struct ktp_compiler *c)
 	kfree(c->lits);
 	kfree(c->false_jumps);
 	kvfree(c->nodes);
-	kvfree(c->insns);
+	kfree(c->insns);
 	kfree(c);
 }
 
@@ -118,10 +130,9 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 	if (n->type & KTP_T_STR)
 		return ktp_fail(c, src + n->pos, TP_ERR_KTP_EXPR_STRING);
 
-	to_false = kzalloc(sizeof(*to_false), GFP_KERNEL);
+	to_false = ktp_gen_false_jumps(c, n, 0);
 	if (!to_false)
 		return -ENOMEM;
-	ktp_gen_branch(c, n, false, to_false, 0);
 	/* the jumps land on the "return 0" ktp_compiler_finish() ends with */
 	jumps = krealloc_array(c->false_jumps, c->nr_false_jumps + to_false->nr,
 			       sizeof(int), GFP_KERNEL);
@@ -254,10 +265,13 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	 */
 	if (!jit || !bpf_token_capable(NULL, CAP_BPF))
 		fp->jit_requested = 0;
-	/* the tag names the program in kallsyms; fp is read-only after */
-	err = bpf_prog_calc_tag(fp);
-	if (!err)
-		fp = bpf_prog_select_runtime(fp, &err);
+	/*
+	 * No tag: as the classic BPF programs bpf_prog_create() converts, a
+	 * program the kernel made is not loaded by anyone who would ask for
+	 * it; kallsyms names it by its probe. (A SHA-1 of the instructions
+	 * would be most of the time a definition with a condition takes.)
+	 */
+	fp = bpf_prog_select_runtime(fp, &err);
 	if (err) {
 		bpf_prog_free(fp);
 		return ERR_PTR(err);

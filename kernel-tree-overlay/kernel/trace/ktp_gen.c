@@ -68,18 +68,40 @@ NOKPROBE_SYMBOL(ktp_bpf_strcmp);
 
 /* The code */
 
+/* Double the room for instructions, up to KTP_EXPR_MAX_INSNS */
+static bool ktp_grow_insns(struct ktp_compiler *c)
+{
+	int cap = min(max(c->insns_cap * 2, 64), KTP_EXPR_MAX_INSNS);
+	struct bpf_insn *insns;
+
+	if (c->len >= KTP_EXPR_MAX_INSNS) {
+		if (!c->error)
+			c->error = -E2BIG;
+		return false;
+	}
+	insns = krealloc_array(c->insns, cap, sizeof(*insns), GFP_KERNEL);
+	if (!insns) {
+		if (!c->error)
+			c->error = -ENOMEM;
+		return false;
+	}
+	c->insns = insns;
+	c->insns_cap = cap;
+	return true;
+}
+
 /**
  * ktp_emit() - append an instruction to the program
  * @c: the compiler; past KTP_EXPR_MAX_INSNS, @c->error is -E2BIG
  * @insn: the instruction
+ *
+ * The program starts small and grows as it needs: most are a few dozen
+ * instructions.
  */
 void ktp_emit(struct ktp_compiler *c, struct bpf_insn insn)
 {
-	if (c->len >= KTP_EXPR_MAX_INSNS) {
-		if (!c->error)
-			c->error = -E2BIG;
+	if (c->len == c->insns_cap && !ktp_grow_insns(c))
 		return;
-	}
 	c->insns[c->len++] = insn;
 }
 
@@ -361,6 +383,19 @@ static int ktp_gen_compare_jump(struct ktp_compiler *c,
 	return ktp_jump(c, BPF_JMP_REG(jop, a, b, 0));
 }
 
+/* An empty list of jumps: not zeroed, most of at[] is never used */
+static struct ktp_jumps *ktp_jumps_alloc(struct ktp_compiler *c)
+{
+	struct ktp_jumps *jumps = kmalloc(sizeof(*jumps), GFP_KERNEL);
+
+	if (!jumps) {
+		c->error = -ENOMEM;
+		return NULL;
+	}
+	jumps->nr = 0;
+	return jumps;
+}
+
 static void ktp_add_jump(struct ktp_compiler *c, struct ktp_jumps *j, int at)
 {
 	if (j->nr < ARRAY_SIZE(j->at))
@@ -375,7 +410,7 @@ static void ktp_land_all(struct ktp_compiler *c, struct ktp_jumps *j)
 		ktp_land(c, j->at[--j->nr]);
 }
 
-/* Land the jumps of a list made with kzalloc(), and free it */
+/* Land the jumps of a list made by ktp_jumps_alloc(), and free it */
 static void ktp_land_free(struct ktp_compiler *c, struct ktp_jumps *jumps)
 {
 	ktp_land_all(c, jumps);
@@ -417,11 +452,9 @@ void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 			return;
 		}
 		/* && jumping if true: l false skips r */
-		other = kzalloc(sizeof(*other), GFP_KERNEL);
-		if (!other) {
-			c->error = -ENOMEM;
+		other = ktp_jumps_alloc(c);
+		if (!other)
 			return;
-		}
 		ktp_gen_branch(c, n->l, !jump_if, other, slot);
 		ktp_gen_branch(c, n->r, jump_if, to, slot);
 		ktp_land_free(c, other);
@@ -580,20 +613,23 @@ static void ktp_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, BPF_REG_0);
 }
 
-/*
- * The jumps taken when @cond is false, for the caller to land once it
- * has emitted the code of "true" (NULL if memory ran out)
+/**
+ * ktp_gen_false_jumps() - emit a test of a condition
+ * @c: the compiler
+ * @cond: the condition
+ * @slot: the first slot the code may use
+ *
+ * Return: the jumps taken when @cond is false, for the caller to land
+ * (and free) once it has emitted the code of "true"; NULL, with
+ * @c->error -ENOMEM, if memory ran out.
  */
-static struct ktp_jumps *ktp_gen_false_jumps(struct ktp_compiler *c,
-					     const struct ktp_node *cond,
-					     int slot)
+struct ktp_jumps *ktp_gen_false_jumps(struct ktp_compiler *c,
+				      const struct ktp_node *cond, int slot)
 {
-	struct ktp_jumps *jumps = kzalloc(sizeof(*jumps), GFP_KERNEL);
+	struct ktp_jumps *jumps = ktp_jumps_alloc(c);
 
-	if (!jumps) {
-		c->error = -ENOMEM;
+	if (!jumps)
 		return NULL;
-	}
 	ktp_gen_branch(c, cond, false, jumps, slot);
 	return jumps;
 }

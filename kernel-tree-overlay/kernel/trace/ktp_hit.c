@@ -57,24 +57,29 @@ process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
 
 NOKPROBE_SYMBOL(process_fetch_insn);
 
-static nokprobe_inline int ktp_head_size(struct trace_ktp *tk)
+/*
+ * The fields before the fetched ones: where a 'p' or 'r' probe hit, none
+ * for a 't' or 'e' probe. @kprobe is a constant at each call, and @ri is
+ * NULL but for an 'r' probe, so that a handler tests neither.
+ */
+static nokprobe_inline int ktp_head_size(bool kprobe,
+					 struct kretprobe_instance *ri)
 {
-	if (!ktp_is_kprobe(tk))
+	if (!kprobe)
 		return sizeof(struct eprobe_trace_entry_head);
-	if (ktp_is_return(tk))
+	if (ri)
 		return sizeof(struct kretprobe_trace_entry_head);
 	return sizeof(struct kprobe_trace_entry_head);
 }
 
-/* The fields before the fetched ones: where the probe hit. */
 static nokprobe_inline void
-ktp_fill_head(struct trace_ktp *tk, struct trace_entry *ent,
+ktp_fill_head(struct trace_ktp *tk, struct trace_entry *ent, bool kprobe,
 	      struct kretprobe_instance *ri)
 {
 	struct kretprobe_trace_entry_head *ret_head;
 	struct kprobe_trace_entry_head *head;
 
-	if (!ktp_is_kprobe(tk))
+	if (!kprobe)
 		return;
 	if (ri) {
 		ret_head = container_of(ent, struct kretprobe_trace_entry_head, ent);
@@ -89,14 +94,15 @@ ktp_fill_head(struct trace_ktp *tk, struct trace_entry *ent,
 /*
  * Write one record into @file's buffer. @ctx is what the fetch
  * instructions read (see process_fetch_insn()), @regs the registers a
- * stack trace trigger may use. Returns whether the buffer took it.
+ * stack trace trigger may use, @kprobe whether it is a 'p' or 'r' probe's
+ * hit. Returns whether the buffer took it.
  */
 static nokprobe_inline bool
-ktp_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
+ktp_record(struct trace_ktp *tk, bool kprobe, void *ctx, struct pt_regs *regs,
 	   struct kretprobe_instance *ri, void *edata,
 	   struct trace_event_file *file)
 {
-	int hsize = ktp_head_size(tk);
+	int hsize = ktp_head_size(kprobe, ri);
 	struct trace_event_buffer fbuffer;
 	struct trace_entry *entry;
 	int dsize;
@@ -111,7 +117,7 @@ ktp_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
 		return false;
 
 	fbuffer.regs = regs;
-	ktp_fill_head(tk, entry, ri);
+	ktp_fill_head(tk, entry, kprobe, ri);
 	store_trace_args((void *)entry + hsize, &tk->tp, ctx, edata, hsize,
 			 dsize);
 	trace_event_buffer_commit(&fbuffer);
@@ -121,11 +127,12 @@ ktp_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
 #ifdef CONFIG_PERF_EVENTS
 /* The same record for perf; @regs is NULL for a 't' or 'e' probe. */
 static nokprobe_inline bool
-ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
-		struct kretprobe_instance *ri, void *edata)
+ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
+		struct pt_regs *regs, struct kretprobe_instance *ri,
+		void *edata)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
-	int hsize = ktp_head_size(tk);
+	int hsize = ktp_head_size(kprobe, ri);
 	struct pt_regs *caller_regs;
 	struct trace_entry *entry;
 	struct hlist_head *head;
@@ -148,7 +155,7 @@ ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
 	}
 
 	memset((void *)entry + hsize, 0, size - hsize);
-	ktp_fill_head(tk, entry, ri);
+	ktp_fill_head(tk, entry, kprobe, ri);
 	store_trace_args((void *)entry + hsize, &tk->tp, ctx, edata, hsize,
 			 dsize);
 	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
@@ -157,8 +164,9 @@ ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
 }
 #else
 static nokprobe_inline bool
-ktp_perf_record(struct trace_ktp *tk, void *ctx, struct pt_regs *regs,
-		struct kretprobe_instance *ri, void *edata)
+ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
+		struct pt_regs *regs, struct kretprobe_instance *ri,
+		void *edata)
 {
 	return false;
 }
@@ -210,8 +218,8 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 
 /* Write a hit's record to each buffer and to perf, as @flags say. */
 static nokprobe_inline bool
-ktp_record_all(struct trace_ktp *tk, unsigned int flags, void *ctx,
-	       struct pt_regs *regs, struct kretprobe_instance *ri,
+ktp_record_all(struct trace_ktp *tk, bool kprobe, unsigned int flags,
+	       void *ctx, struct pt_regs *regs, struct kretprobe_instance *ri,
 	       void *edata)
 {
 	struct event_file_link *link;
@@ -219,11 +227,11 @@ ktp_record_all(struct trace_ktp *tk, unsigned int flags, void *ctx,
 
 	if (flags & TP_FLAG_TRACE) {
 		trace_probe_for_each_link_rcu(link, &tk->tp)
-			recorded |= ktp_record(tk, ctx, regs, ri, edata,
+			recorded |= ktp_record(tk, kprobe, ctx, regs, ri, edata,
 					       link->file);
 	}
 	if (flags & TP_FLAG_PROFILE)
-		recorded |= ktp_perf_record(tk, ctx, regs, ri, edata);
+		recorded |= ktp_perf_record(tk, kprobe, ctx, regs, ri, edata);
 	return recorded;
 }
 
@@ -247,7 +255,8 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 		return;
 	if (tk->prog && !ktp_run_prog(tk, counters, regs, NULL, edata))
 		return;
-	ktp_exit(counters, ktp_record_all(tk, flags, regs, regs, ri, edata));
+	ktp_exit(counters, ktp_record_all(tk, true, flags, regs, regs, ri,
+					  edata));
 }
 
 /**
@@ -371,8 +380,8 @@ BPF_CALL_1(ktp_bpf_tp_record, struct ktp_run_ctx *, ctx)
 
 	if (unlikely(ctx->faults))
 		local_add(ctx->faults, &counters->faults);
-	ktp_exit(counters, ktp_record_all(tk, vals->flags, ctx->entry, NULL,
-					  NULL, vals->v));
+	ktp_exit(counters, ktp_record_all(tk, false, vals->flags, ctx->entry,
+					  NULL, NULL, vals->v));
 	return 0;
 }
 
@@ -416,9 +425,10 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata))
 		return;
 	if (trigger->file)
-		recorded = ktp_record(tk, rec, NULL, NULL, edata, trigger->file);
+		recorded = ktp_record(tk, false, rec, NULL, NULL, edata,
+				      trigger->file);
 	else
-		recorded = ktp_perf_record(tk, rec, NULL, NULL, edata);
+		recorded = ktp_perf_record(tk, false, rec, NULL, NULL, edata);
 	ktp_exit(counters, recorded);
 }
 
