@@ -9,7 +9,7 @@
 H := harness
 SHELL := /bin/bash
 
-.PHONY: all deps tree series kernel initramfs run bench check check-debug static refresh clean help
+.PHONY: all deps tree series kernel initramfs run bench profile check check-debug static refresh clean help
 
 all: help
 
@@ -17,6 +17,7 @@ help:
 	@echo "make run     build the patched kernel, boot it in QEMU, show KTP working"
 	@echo "make check   every test (static checks; KUnit and kselftests on the test and debug kernels)"
 	@echo "make bench   instructions each kind of probe adds to a syscall (QEMU -icount)"
+	@echo "make profile P=ROW [F=FUNC]  where a bench row's instructions go (gdb)"
 	@echo "make check-debug  only the debug-kernel part of make check (KASAN, kmemleak, lockdep...)"
 	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
 
@@ -49,6 +50,11 @@ run: initramfs
 # QEMU -icount: deterministic, so kept out of make check.
 bench: initramfs
 	@$(H)/bench.sh
+
+# Where a row's instructions go: make profile P=ktp_p_record, or
+# P=define_ktp_cond10 F=ktp_parse_args (harness/profile/setups)
+profile: initramfs
+	@$(H)/profile/profile.sh "$(P)" $(F)
 
 static: series kernel
 	@$(H)/static-checks.sh

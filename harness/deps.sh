@@ -3,7 +3,8 @@
 #
 # Install what building, booting and checking KTP needs on Debian 12,
 # or say what is missing when this is not root. `deps.sh bench`: also
-# what make bench needs (gnuplot, for its plot).
+# what make bench needs (gnuplot, for its plot); `deps.sh profile`: gdb,
+# for make profile.
 set -euo pipefail
 
 PKGS=(build-essential git python3 perl file rsync xz-utils
@@ -11,6 +12,7 @@ PKGS=(build-essential git python3 perl file rsync xz-utils
       quilt ccache flex bison bc cpio kmod libelf-dev libssl-dev trace-cmd
       linux-perf python3-sphinx ocaml-nox)
 [ "${1:-}" != bench ] || PKGS+=(gnuplot-nox)
+[ "${1:-}" != profile ] || PKGS+=(gdb)
 
 missing=()
 for p in "${PKGS[@]}"; do
