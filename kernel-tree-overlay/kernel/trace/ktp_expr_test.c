@@ -703,8 +703,37 @@ static char *ktp_chain(struct kunit *test, int n)
 }
 
 /*
- * The limits: the highest tree (a flat chain) and the longest literal
- * accepted, one more refused with the caret where it went over.
+ * The longest program: a probe's fetch expressions fill it, as it grows,
+ * up to KTP_EXPR_MAX_INSNS; the one that does not fit is refused.
+ */
+static void ktp_expr_longest_prog(struct kunit *test, struct ktp_test_env *e,
+				  const char *src)
+{
+	struct ktp_expr_error err;
+	struct ktp_compiler *c;
+	int start, per, slot, ret;
+	bool is_signed;
+
+	c = ktp_compiler_create(&e->env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	start = c->len;
+	ret = ktp_compile_fetch(c, src, 0, &is_signed, &err);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	per = c->len - start;
+	for (slot = 1; !ret && slot < KTP_EXPR_MAX_FETCHES; slot++)
+		ret = ktp_compile_fetch(c, src, slot, &is_signed, &err);
+	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_BIG);
+	/* slot went one past the fetch that did not fit */
+	KUNIT_EXPECT_EQ(test, slot - 1, (KTP_EXPR_MAX_INSNS - start) / per);
+	KUNIT_EXPECT_EQ(test, c->len, KTP_EXPR_MAX_INSNS);
+	ktp_compiler_destroy(c);
+}
+
+/*
+ * The limits: the highest tree (a flat chain), the longest program and
+ * the longest literal accepted, one more refused with the caret where it
+ * went over.
  */
 static void ktp_expr_limits_test(struct kunit *test)
 {
@@ -728,6 +757,8 @@ static void ktp_expr_limits_test(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_DEEP);
 	KUNIT_EXPECT_EQ(test, err.pos, 4 * KTP_EXPR_MAX_HEIGHT - 1);
+
+	ktp_expr_longest_prog(test, e, ktp_chain(test, KTP_EXPR_MAX_HEIGHT));
 
 	/* "aaa...a" == "aaa...a", the longest literal KTP compares */
 	lit = kunit_kzalloc(test, 2 * KTP_EXPR_STR_MAX + 16, GFP_KERNEL);
