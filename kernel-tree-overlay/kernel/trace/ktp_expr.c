@@ -269,7 +269,8 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	 * No tag: as the classic BPF programs bpf_prog_create() converts, a
 	 * program the kernel made is not loaded by anyone who would ask for
 	 * it; kallsyms names it by its probe. (A SHA-1 of the instructions
-	 * would be most of the time a definition with a condition takes.)
+	 * would cost a definition about as much as parsing, generating and
+	 * checking them.)
 	 */
 	fp = bpf_prog_select_runtime(fp, &err);
 	if (err) {

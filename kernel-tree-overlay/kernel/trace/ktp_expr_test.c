@@ -718,8 +718,9 @@ static void ktp_expr_longest_prog(struct kunit *test, struct ktp_test_env *e,
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	start = c->len;
 	ret = ktp_compile_fetch(c, src, 0, &is_signed, &err);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	per = c->len - start;
+	KUNIT_ASSERT_GT(test, per, 0);
 	for (slot = 1; !ret && slot < KTP_EXPR_MAX_FETCHES; slot++)
 		ret = ktp_compile_fetch(c, src, slot, &is_signed, &err);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);

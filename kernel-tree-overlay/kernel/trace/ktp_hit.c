@@ -59,8 +59,8 @@ NOKPROBE_SYMBOL(process_fetch_insn);
 
 /*
  * The fields before the fetched ones: where a 'p' or 'r' probe hit, none
- * for a 't' or 'e' probe. @kprobe is a constant at each call, and @ri is
- * NULL but for an 'r' probe, so that a handler tests neither.
+ * for a 't' or 'e' probe. @kprobe is a constant at each call and @ri is
+ * NULL but for an 'r' probe, so that the 'p' handler tests neither.
  */
 static nokprobe_inline int ktp_head_size(bool kprobe,
 					 struct kretprobe_instance *ri)
