@@ -5,7 +5,9 @@
  * the condition, go to the compiler (ktp_expr.h), which makes the
  * probe's program.
  */
+#include <linux/bitmap.h>
 #include <linux/ctype.h>
+#include <linux/filter.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -147,6 +149,7 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	code = tk->tp.args[i].code;
 	code->op = FETCH_OP_EDATA;
 	code->offset = tk->vals_off + i * sizeof(u64);
+	__set_bit(i, tk->prog_args);
 	ret = -ENOMEM;
 	tk->exprs[i] = kasprintf(GFP_KERNEL, "%s=%s:%s", tk->tp.args[i].name,
 				 expr, type);
@@ -156,6 +159,79 @@ out:
 	kfree(stand_in);
 	kfree(expr);
 	return ret;
+}
+
+/*
+ * Where the register fetch argument @i reads, or -1 if it is not one:
+ * "%REG", "$retval" or (at a function's entry) an "$argN" in a register,
+ * stored as it is.
+ */
+static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
+{
+	struct fetch_insn *code = tk->tp.args[i].code;
+
+	if (test_bit(i, tk->prog_args) ||
+	    code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
+		return -1;
+	if (code->op == FETCH_OP_REG)
+		return code->param;
+	if (code->op == FETCH_OP_RETVAL)
+		return offsetof(struct pt_regs, ax);
+	if (code->op == FETCH_OP_ARG && !ktp_is_return(tk))
+		return ktp_arg_reg_offset(code->param + 1);
+	return -1;
+}
+
+/*
+ * The probe's program fetches its register fetch arguments too, as it
+ * fetches an expression: the record then copies each value as it is
+ * (see process_fetch_insn() in ktp_hit.c) instead of running the fetch
+ * instructions. Registers only: reading one never faults, so nothing
+ * else changes.
+ */
+static int ktp_fetch_regs_in_prog(struct trace_ktp *tk,
+				  struct ktp_compiler *comp)
+{
+	struct fetch_insn *code;
+	int i, offset, ret;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		offset = ktp_fetch_reg_offset(tk, i);
+		if (offset < 0)
+			continue;
+		ret = ktp_compile_fetch_reg(comp, offset, i);
+		if (ret) {
+			trace_probe_log_set_index(i + 2);
+			trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
+			return ret;
+		}
+		code = tk->tp.args[i].code;
+		code->op = FETCH_OP_EDATA;
+		code->offset = tk->vals_off + i * sizeof(u64);
+		__set_bit(i, tk->prog_args);
+	}
+	return 0;
+}
+
+/*
+ * Does the probe need a program? For its condition or a fetch
+ * expression, and a 't' probe always. For register fetch arguments
+ * alone, only when the JIT is on: native code fetches them for less
+ * than the fetch instructions, the BPF interpreter for more.
+ */
+static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
+{
+	int i;
+
+	if (cond || !bitmap_empty(tk->prog_args, nargs) || ktp_is_tpoint(tk))
+		return true;
+	if (!ebpf_jit_enabled())
+		return false;
+	for (i = 0; i < nargs; i++) {
+		if (ktp_fetch_reg_offset(tk, i) >= 0)
+			return true;
+	}
+	return false;
 }
 
 /**
@@ -199,9 +275,10 @@ char *ktp_join_cond(int argc, const char *argv[])
  * @ctx: the parse context of the definition
  *
  * Compile the condition and the fetch arguments into the probe's program;
- * kprobe_events fetch arguments go to trace_probe.c. A probe with neither
- * a condition nor a fetch expression gets no program, except a 't' probe:
- * its program is what runs on the tracepoint.
+ * kprobe_events fetch arguments go to trace_probe.c; those that read a
+ * register, the program reads. A probe with neither a condition nor a
+ * fetch expression gets a program only for its registers, with the JIT
+ * on, but a 't' probe always: its program is what runs on the tracepoint.
  *
  * Return: 0, or a negative errno with an error_log entry.
  */
@@ -263,12 +340,13 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		if (ret)
 			goto out;
 	}
-	for (i = 0; i < nargs && !tk->exprs[i]; i++)
-		;
-	if (!cond_idx && i == nargs && !ktp_is_tpoint(tk)) {
+	if (!ktp_needs_prog(tk, nargs, cond_idx)) {
 		ret = 0;
 		goto out;
 	}
+	ret = ktp_fetch_regs_in_prog(tk, comp);
+	if (ret)
+		goto out;
 
 	prog = ktp_compiler_finish(comp, true);
 	comp = NULL;

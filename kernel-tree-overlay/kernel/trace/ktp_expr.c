@@ -164,6 +164,23 @@ static void ktp_tpoint_enter(struct ktp_compiler *c)
 	c->out_jump = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 }
 
+/* The value @n computes goes to ctx->vals[@slot] */
+static int ktp_emit_fetch(struct ktp_compiler *c, const struct ktp_node *n,
+			  unsigned int slot, struct ktp_expr_error *err)
+{
+	int reg;
+
+	if (c->env.flags & KTP_ENV_TPOINT)
+		ktp_tpoint_enter(c);
+	ktp_gen(c, n, 0);
+	reg = ktp_load(c, 0, BPF_REG_1);
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, KTP_R_CTX,
+				offsetof(struct ktp_run_ctx, vals)));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_2, reg, slot * 8));
+	c->nr_vals = max(c->nr_vals, slot + 1);
+	return ktp_code_error(c, err);
+}
+
 /**
  * ktp_compile_fetch - compile a fetch expression
  * @c: the compiler
@@ -179,7 +196,6 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 		      struct ktp_expr_error *err)
 {
 	struct ktp_node *n;
-	int reg;
 
 	if (slot >= KTP_EXPR_MAX_FETCHES)
 		return -E2BIG;
@@ -189,16 +205,36 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 	if (n->type & KTP_T_STR)
 		return ktp_fail(c, src + n->pos, TP_ERR_KTP_EXPR_STRING);
 	*is_signed = ktp_is_signed(ktp_promote(n->type));
+	return ktp_emit_fetch(c, n, slot, err);
+}
 
-	if (c->env.flags & KTP_ENV_TPOINT)
-		ktp_tpoint_enter(c);
-	ktp_gen(c, n, 0);
-	reg = ktp_load(c, 0, BPF_REG_1);
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, KTP_R_CTX,
-				offsetof(struct ktp_run_ctx, vals)));
-	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_2, reg, slot * 8));
-	c->nr_vals = max(c->nr_vals, slot + 1);
-	return ktp_code_error(c, err);
+/**
+ * ktp_compile_fetch_reg - compile the fetch of a register
+ * @c: the compiler
+ * @offset: the register's offset in struct pt_regs
+ * @slot: the index in ktp_run_ctx.vals[] the program writes it to
+ *
+ * A fetch argument "%REG" or "$retval" of a probe that has a program
+ * anyway: the program fetches the register with its fetch expressions,
+ * and the record copies the value as it copies theirs.
+ *
+ * Return: 0, -E2BIG or -ENOMEM.
+ */
+int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
+			  unsigned int slot)
+{
+	static const char no_src[] = "";
+	struct ktp_expr_error err = {};
+	struct ktp_node *n;
+
+	if (slot >= KTP_EXPR_MAX_FETCHES)
+		return -E2BIG;
+	/* a tree of one node, where the previous tree was */
+	c->src = no_src;
+	c->nr_nodes = 0;
+	n = ktp_node(c, KTP_OP_REG, KTP_T_U64, no_src);
+	n->param = offset;
+	return ktp_emit_fetch(c, n, slot, &err);
 }
 
 /*

@@ -158,6 +158,9 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 		      unsigned int slot, bool *is_signed,
 		      struct ktp_expr_error *err);
+int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
+			  unsigned int slot);
+int ktp_arg_reg_offset(unsigned int num);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
 void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);

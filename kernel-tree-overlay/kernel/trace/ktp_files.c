@@ -214,17 +214,16 @@ static int ktp_profile_seq_show(struct seq_file *m, void *v)
 	missed = tk->rp.kp.nmissed + tk->rp.nmissed;
 	if (ktp_is_tpoint(tk))
 		missed += ktp_prog_missed(tk->prog->prog);
-	hits = missed;
 	for_each_possible_cpu(cpu) {
 		struct ktp_counters *c = per_cpu_ptr(tk->counters, cpu);
 
-		hits += local_read(&c->hits);
 		recorded += local_read(&c->recorded);
 		cond_false += local_read(&c->cond_false);
 		missed += local_read(&c->missed);
 		dropped += local_read(&c->dropped);
 		faults += local_read(&c->faults);
 	}
+	hits = recorded + cond_false + missed + dropped;
 	seq_printf(m, "%s/%s hits=%lu recorded=%lu cond_false=%lu missed=%lu dropped=%lu faults=%lu ",
 		   trace_probe_group_name(&tk->tp), trace_probe_name(&tk->tp),
 		   hits, recorded, cond_false, missed, dropped, faults);

@@ -289,15 +289,31 @@ static void ktp_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, BPF_REG_0);
 }
 
-static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
-			int slot)
+/**
+ * ktp_arg_reg_offset - where a function's argument is at its entry
+ * @num: N of $argN, from 1
+ *
+ * Return: the offset in struct pt_regs of the register that holds the
+ * argument, or -1 if it is on the stack.
+ */
+int ktp_arg_reg_offset(unsigned int num)
 {
 	static const int arg_regs[] = {
 		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
 		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
 		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
 	};
+
+	if (num < 1 || num > ARRAY_SIZE(arg_regs))
+		return -1;
+	return arg_regs[num - 1];
+}
+
+static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
+			int slot)
+{
 	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
+	int offset = ktp_arg_reg_offset(n->param);
 
 	if (c->env.flags & (KTP_ENV_RETURN | KTP_ENV_TPOINT)) {
 		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
@@ -307,11 +323,10 @@ static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_store(c, slot, reg);
 		return;
 	}
-	if (n->param <= ARRAY_SIZE(arg_regs)) {
+	if (offset >= 0) {
 		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
 					offsetof(struct ktp_run_ctx, regs)));
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1,
-					arg_regs[n->param - 1]));
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1, offset));
 		ktp_store(c, slot, reg);
 		return;
 	}

@@ -21,15 +21,21 @@
 #include "trace_ktp.h"
 #include "ktp_expr.h"
 
-/* Nonzero while this CPU runs a KTP handler: a nested hit is missed. */
+/*
+ * Nonzero while this CPU runs the handler of a 't' or 'e' probe: a hit
+ * of either kind inside it is missed. (Kprobes already keep the handlers
+ * of 'p' and 'r' probes from nesting: a kprobe hit while another kprobe's
+ * handler runs is missed, in the kprobe's nmissed.)
+ */
 static DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
  * The values of a hit's fetch expressions, from the program to the
  * record, are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
- * keeps them in its kretprobe instance, after the $argN it saved; 'p',
- * 't' and 'e' probes here, one hit at a time on a CPU since handlers do
- * not nest. A 't' probe's $argN come first.
+ * keeps them in its kretprobe instance, after the $argN it saved; 'p'
+ * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one hit at
+ * a time on a CPU since neither kind of handler nests. A 't' probe's
+ * $argN come first.
  */
 struct ktp_vals {
 	u64		v[MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES];
@@ -37,15 +43,16 @@ struct ktp_vals {
 };
 
 static DEFINE_PER_CPU(struct ktp_vals, ktp_vals);
+static DEFINE_PER_CPU(struct ktp_vals, ktp_kprobe_vals);
 
 /*
- * Fetch from the probed context, trace_probe_tmpl.h calls this: @rec is
- * the pt_regs of a 'p' or 'r' probe, the event record of an 'e' probe.
- * A 't' probe's $argN are entry data (see ktp_tpoint_fetch_arg()).
+ * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
+ * probe, the event record of an 'e' probe. A 't' probe's $argN are entry
+ * data (see ktp_tpoint_fetch_arg()).
  */
-static int
-process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
-		   void *dest, void *base)
+static noinline int
+ktp_fetch_insn(struct fetch_insn *code, void *rec, void *edata, void *dest,
+	       void *base)
 {
 	/* an "e" probe's $FIELD: a field of its event's record */
 	if (code->op == FETCH_OP_TP_ARG)
@@ -55,7 +62,25 @@ process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
 	return process_regs_fetch_insn(code, rec, edata, dest, base);
 }
 
-NOKPROBE_SYMBOL(process_fetch_insn);
+NOKPROBE_SYMBOL(ktp_fetch_insn);
+
+/* What trace_probe_tmpl.h calls for each fetch argument */
+static nokprobe_inline int
+process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
+		   void *dest, void *base)
+{
+	/*
+	 * Most fetches: a value the program wrote or a 't' probe's $argN,
+	 * stored as it is, without ktp_fetch_insn()'s frame.
+	 */
+	if (code->op == FETCH_OP_EDATA && code[1].op == FETCH_OP_ST_RAW &&
+	    code[2].op == FETCH_OP_END) {
+		fetch_store_raw(*(unsigned long *)(edata + code->offset),
+				code + 1, dest);
+		return 0;
+	}
+	return ktp_fetch_insn(code, rec, edata, dest, base);
+}
 
 /*
  * The fields before the fetched ones: where a 'p' or 'r' probe hit, none
@@ -146,10 +171,12 @@ ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
 	/* perf adds a u32 size before the record and aligns both to u64 */
 	size = ALIGN(hsize + tk->tp.size + dsize + sizeof(u32), sizeof(u64));
 	size -= sizeof(u32);
-	entry = perf_trace_buf_alloc(size, regs ? NULL : &caller_regs, &rctx);
+	entry = perf_trace_buf_alloc(size, kprobe ? NULL : &caller_regs,
+				     &rctx);
 	if (!entry)
 		return false;
-	if (!regs) {
+	/* a constant test: only the 't' and 'e' handlers take its frame */
+	if (!kprobe) {
 		perf_fetch_caller_regs(caller_regs);
 		regs = caller_regs;
 	}
@@ -172,10 +199,22 @@ ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
 }
 #endif
 
-/* Counts a hit; false if this CPU already runs a KTP handler. */
+/*
+ * A hit is counted once, when its outcome is known: recorded, dropped,
+ * false or missed (ktp_profile adds them up into "hits").
+ */
+static nokprobe_inline void ktp_count(struct ktp_counters *counters,
+				      bool recorded)
+{
+	if (likely(recorded))
+		local_inc(&counters->recorded);
+	else
+		local_inc(&counters->dropped);
+}
+
+/* A 't' or 'e' hit: false, and counted missed, if it came in another. */
 static nokprobe_inline bool ktp_enter(struct ktp_counters *counters)
 {
-	local_inc(&counters->hits);
 	if (likely(this_cpu_inc_return(ktp_handler_depth) == 1))
 		return true;
 	local_inc(&counters->missed);
@@ -186,7 +225,7 @@ static nokprobe_inline bool ktp_enter(struct ktp_counters *counters)
 static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
 				     bool recorded)
 {
-	local_inc(recorded ? &counters->recorded : &counters->dropped);
+	ktp_count(counters, recorded);
 	this_cpu_dec(ktp_handler_depth);
 }
 
@@ -209,10 +248,8 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 	ret = ktp_prog_run(tk->prog, &ctx);
 	if (unlikely(ctx.faults))
 		local_add(ctx.faults, &counters->faults);
-	if (!ret) {
+	if (!ret)
 		local_inc(&counters->cond_false);
-		this_cpu_dec(ktp_handler_depth);
-	}
 	return ret;
 }
 
@@ -241,7 +278,7 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	struct kretprobe_instance *ri)
 {
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_vals)->v;
+	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_kprobe_vals)->v;
 	unsigned int flags;
 
 	/*
@@ -251,12 +288,10 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
 		return;
-	if (!ktp_enter(counters))
-		return;
 	if (tk->prog && !ktp_run_prog(tk, counters, regs, NULL, edata))
 		return;
-	ktp_exit(counters, ktp_record_all(tk, true, flags, regs, regs, ri,
-					  edata));
+	ktp_count(counters, ktp_record_all(tk, true, flags, regs, regs, ri,
+					   edata));
 }
 
 /**
@@ -397,7 +432,6 @@ BPF_CALL_2(ktp_bpf_tp_false, struct ktp_run_ctx *, ctx,
 {
 	struct ktp_counters *counters = this_cpu_ptr(pcpu);
 
-	local_inc(&counters->hits);
 	local_inc(&counters->cond_false);
 	if (unlikely(ctx->faults))
 		local_add(ctx->faults, &counters->faults);
@@ -422,8 +456,10 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 		return;
 	if (!ktp_enter(counters))
 		return;
-	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata))
+	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata)) {
+		this_cpu_dec(ktp_handler_depth);
 		return;
+	}
 	if (trigger->file)
 		recorded = ktp_record(tk, false, rec, NULL, NULL, edata,
 				      trigger->file);

@@ -549,7 +549,7 @@ static int ktp_take_target(struct trace_ktp *tk, struct ktp_target *t)
 
 /*
  * An "r" probe's entry data: trace_probe.c's $argN, the $argN its
- * program reads, then the values of its fetch expressions.
+ * program reads, then the values its program fetches.
  */
 static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
 {
@@ -560,14 +560,13 @@ static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
 	tk->vals_off = tk->entry_off;
 	if (tk->prog)
 		tk->vals_off += tk->prog->nr_entry_args * sizeof(u64);
-	for (i = 0; i < nfetch; i++) {
-		if (tk->exprs[i])
-			tk->tp.args[i].code->offset += tk->vals_off;
-	}
+	for_each_set_bit(i, tk->prog_args, nfetch)
+		tk->tp.args[i].code->offset += tk->vals_off;
 	tk->rp.data_size = tk->vals_off;
 	if (tk->prog)
 		tk->rp.data_size += nfetch * sizeof(u64);
-	if (tk->rp.data_size)
+	/* values the program fetches at the return need nothing at entry */
+	if (tk->vals_off)
 		tk->rp.entry_handler = ktp_kretprobe_entry_handler;
 }
 

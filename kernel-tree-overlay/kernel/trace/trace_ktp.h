@@ -24,9 +24,11 @@
 struct dentry;
 struct ktp_prog;
 
-/* What happened to the hits of one probe on one CPU, see ktp_profile. */
+/*
+ * What happened to the hits of one probe on one CPU, see ktp_profile.
+ * Each hit is counted once: recorded, cond_false, missed or dropped.
+ */
 struct ktp_counters {
-	local_t		hits;
 	local_t		recorded;
 	local_t		cond_false;
 	local_t		missed;		/* KTP's own recursion guard */
@@ -48,6 +50,8 @@ struct trace_ktp {
 	char			**exprs;	/* fetch expressions, as shown */
 	unsigned int		entry_off;	/* 'r': saved $argN in ri->data */
 	unsigned int		vals_off;	/* 'r': expression values there */
+	/* the fetch arguments whose values the program writes */
+	DECLARE_BITMAP(prog_args, MAX_TRACE_ARGS);
 	struct trace_probe	tp;		/* last: args[] follows */
 };
 
