@@ -85,6 +85,20 @@ static bool ktp_looks_like_expr(const char *s, size_t len)
 }
 
 /*
+ * Fetch argument @i reads what the program wrote to its slot of the entry
+ * data (an "r" probe's slots move after the entry's own data later, see
+ * ktp_set_entry_data()).
+ */
+static void ktp_fetch_from_prog(struct trace_ktp *tk, int i)
+{
+	struct fetch_insn *code = tk->tp.args[i].code;
+
+	code->op = FETCH_OP_EDATA;
+	code->offset = tk->vals_off + i * sizeof(u64);
+	__set_bit(i, tk->prog_args);
+}
+
+/*
  * One fetch argument, NAME=BODY[:TYPE]. A kprobe_events one goes to
  * trace_probe.c. A C expression is compiled into the probe's program,
  * which leaves its value in the entry data; its probe_arg is parsed from
@@ -97,7 +111,6 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	const char *eq = strchr(arg, '='), *body = arg, *colon, *type = NULL;
 	char *expr = NULL, *stand_in = NULL;
 	struct ktp_expr_error err;
-	struct fetch_insn *code;
 	bool is_signed;
 	size_t len;
 	int ret;
@@ -146,10 +159,7 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	if (ret)
 		goto out;
 
-	code = tk->tp.args[i].code;
-	code->op = FETCH_OP_EDATA;
-	code->offset = tk->vals_off + i * sizeof(u64);
-	__set_bit(i, tk->prog_args);
+	ktp_fetch_from_prog(tk, i);
 	ret = -ENOMEM;
 	tk->exprs[i] = kasprintf(GFP_KERNEL, "%s=%s:%s", tk->tp.args[i].name,
 				 expr, type);
@@ -164,14 +174,13 @@ out:
 /*
  * Where the register fetch argument @i reads, or -1 if it is not one:
  * "%REG", "$retval" or (at a function's entry) an "$argN" in a register,
- * stored as it is.
+ * stored as it is. (What the program fetches already reads FETCH_OP_EDATA.)
  */
 static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
 {
 	struct fetch_insn *code = tk->tp.args[i].code;
 
-	if (test_bit(i, tk->prog_args) ||
-	    code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
+	if (code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
 		return -1;
 	if (code->op == FETCH_OP_REG)
 		return code->param;
@@ -192,7 +201,6 @@ static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
 static int ktp_fetch_regs_in_prog(struct trace_ktp *tk,
 				  struct ktp_compiler *comp)
 {
-	struct fetch_insn *code;
 	int i, offset, ret;
 
 	for (i = 0; i < tk->tp.nr_args; i++) {
@@ -205,10 +213,7 @@ static int ktp_fetch_regs_in_prog(struct trace_ktp *tk,
 			trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
 			return ret;
 		}
-		code = tk->tp.args[i].code;
-		code->op = FETCH_OP_EDATA;
-		code->offset = tk->vals_off + i * sizeof(u64);
-		__set_bit(i, tk->prog_args);
+		ktp_fetch_from_prog(tk, i);
 	}
 	return 0;
 }

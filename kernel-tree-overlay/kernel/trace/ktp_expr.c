@@ -214,9 +214,9 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
  * @offset: the register's offset in struct pt_regs
  * @slot: the index in ktp_run_ctx.vals[] the program writes it to
  *
- * A fetch argument "%REG" or "$retval" of a probe that has a program
- * anyway: the program fetches the register with its fetch expressions,
- * and the record copies the value as it copies theirs.
+ * A kprobe_events fetch argument that reads a register ("%REG",
+ * "$retval", an "$argN" in a register): the program fetches it with the
+ * fetch expressions, and the record copies the value as it copies theirs.
  *
  * Return: 0, -E2BIG or -ENOMEM.
  */

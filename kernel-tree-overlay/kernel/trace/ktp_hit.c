@@ -30,8 +30,8 @@
 static DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
- * The values of a hit's fetch expressions, from the program to the
- * record, are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
+ * The values a hit's program fetches, from the program to the record,
+ * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
  * keeps them in its kretprobe instance, after the $argN it saved; 'p'
  * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one hit at
  * a time on a CPU since neither kind of handler nests. A 't' probe's

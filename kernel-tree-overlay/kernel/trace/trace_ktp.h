@@ -49,7 +49,7 @@ struct trace_ktp {
 	char			*cond;		/* the condition, as shown */
 	char			**exprs;	/* fetch expressions, as shown */
 	unsigned int		entry_off;	/* 'r': saved $argN in ri->data */
-	unsigned int		vals_off;	/* 'r': expression values there */
+	unsigned int		vals_off;	/* 'r': the program's values there */
 	/* the fetch arguments whose values the program writes */
 	DECLARE_BITMAP(prog_args, MAX_TRACE_ARGS);
 	struct trace_probe	tp;		/* last: args[] follows */
