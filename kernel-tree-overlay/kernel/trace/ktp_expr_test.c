@@ -561,6 +561,62 @@ static void ktp_expect_no_stray_store(struct kunit *test,
 }
 
 /*
+ * A register fetch argument the program fetches (ktp_compile_fetch_reg()):
+ * the whole register in its slot, after the condition and beside an
+ * expression's value, and nothing in any slot when the condition is false.
+ */
+static void ktp_expr_fetch_reg_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct ktp_expr_error err;
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	bool is_signed;
+	int i, jit;
+
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
+		c = ktp_compiler_create(&e->env);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, ktp_compile_cond(c, "%di == 100", &err), 0);
+		KUNIT_ASSERT_EQ(test, ktp_compile_fetch_reg(c, offsetof(struct pt_regs, si),
+							    0), 0);
+		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &is_signed,
+							&err), 0);
+		/* $arg4 at a function's entry: %cx */
+		KUNIT_ASSERT_EQ(test, ktp_compile_fetch_reg(c, ktp_arg_reg_offset(4),
+							    2), 0);
+		KUNIT_EXPECT_EQ(test, ktp_compile_fetch_reg(c, offsetof(struct pt_regs, bx),
+							    KTP_EXPR_MAX_FETCHES),
+				-E2BIG);
+		KUNIT_EXPECT_EQ(test, c->nr_vals, 3);
+		kp = ktp_compiler_finish(c, jit);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
+		KUNIT_EXPECT_EQ(test, !!kp->prog->jited, jit);
+		ktp_expect_no_stray_store(test, kp->prog);
+
+		e->regs.cx = 0xfedcba9876543210ULL;
+		for (i = 0; i < ARRAY_SIZE(e->vals); i++)
+			e->vals[i] = 0xdeadbeef;
+		preempt_disable();
+		KUNIT_EXPECT_NE(test, ktp_prog_run(kp, &e->ctx), 0);
+		KUNIT_EXPECT_EQ(test, e->vals[0], 0x8000000000000000ULL);
+		KUNIT_EXPECT_EQ(test, e->vals[1], 21);
+		KUNIT_EXPECT_EQ(test, e->vals[2], 0xfedcba9876543210ULL);
+		KUNIT_EXPECT_EQ(test, e->vals[3], 0xdeadbeef);
+
+		e->regs.di = 101;
+		for (i = 0; i < ARRAY_SIZE(e->vals); i++)
+			e->vals[i] = 0xdeadbeef;
+		KUNIT_EXPECT_EQ(test, ktp_prog_run(kp, &e->ctx), 0);
+		preempt_enable();
+		for (i = 0; i < ARRAY_SIZE(e->vals); i++)
+			KUNIT_EXPECT_EQ_MSG(test, e->vals[i], 0xdeadbeef, "slot %d", i);
+		e->regs.di = 100;
+		ktp_prog_free(kp);
+	}
+}
+
+/*
  * The reference evaluator, the interpreter and the JIT agree on
  * KTP_TEST_EXPRS random expressions over random registers and memory.
  */
@@ -1071,6 +1127,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_nofault_test),
 	KUNIT_CASE(ktp_expr_error_test),
 	KUNIT_CASE(ktp_expr_cond_test),
+	KUNIT_CASE(ktp_expr_fetch_reg_test),
 	KUNIT_CASE(ktp_expr_fuzz_test),
 	KUNIT_CASE_SLOW(ktp_expr_differential_test),
 	{}

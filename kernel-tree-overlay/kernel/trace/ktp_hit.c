@@ -43,7 +43,8 @@ struct ktp_vals {
 };
 
 static DEFINE_PER_CPU(struct ktp_vals, ktp_vals);
-static DEFINE_PER_CPU(struct ktp_vals, ktp_kprobe_vals);
+/* a 'p' probe's values have nothing before them */
+static DEFINE_PER_CPU(u64 [KTP_EXPR_MAX_FETCHES], ktp_kprobe_vals);
 
 /*
  * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
@@ -278,7 +279,7 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	struct kretprobe_instance *ri)
 {
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_kprobe_vals)->v;
+	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_kprobe_vals);
 	unsigned int flags;
 
 	/*
@@ -440,6 +441,23 @@ BPF_CALL_2(ktp_bpf_tp_false, struct ktp_run_ctx *, ctx,
 
 NOKPROBE_SYMBOL(ktp_bpf_tp_false);
 
+/*
+ * Write the record of an 'e' probe's hit. Out of line, so that a false
+ * condition does not pay for the frame the record needs.
+ */
+static noinline bool ktp_trigger_record(struct ktp_trigger *trigger,
+					void *rec, void *edata)
+{
+	struct trace_ktp *tk = trigger->tk;
+
+	if (trigger->file)
+		return ktp_record(tk, false, rec, NULL, NULL, edata,
+				  trigger->file);
+	return ktp_perf_record(tk, false, rec, NULL, NULL, edata);
+}
+
+NOKPROBE_SYMBOL(ktp_trigger_record);
+
 /* One hit of an 'e' probe: @rec is the record of its event. */
 static void ktp_trigger_func(struct event_trigger_data *data,
 			     struct trace_buffer *buffer, void *rec,
@@ -449,7 +467,6 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	struct trace_ktp *tk = trigger->tk;
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
 	void *edata = this_cpu_ptr(&ktp_vals)->v;
-	bool recorded;
 
 	/* Never: the trigger is paused until the event passes records */
 	if (WARN_ON_ONCE(!rec))
@@ -460,12 +477,7 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 		this_cpu_dec(ktp_handler_depth);
 		return;
 	}
-	if (trigger->file)
-		recorded = ktp_record(tk, false, rec, NULL, NULL, edata,
-				      trigger->file);
-	else
-		recorded = ktp_perf_record(tk, false, rec, NULL, NULL, edata);
-	ktp_exit(counters, recorded);
+	ktp_exit(counters, ktp_trigger_record(trigger, rec, edata));
 }
 
 NOKPROBE_SYMBOL(ktp_trigger_func);
