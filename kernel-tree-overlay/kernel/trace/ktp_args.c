@@ -17,8 +17,9 @@
 
 /*
  * A 't' probe's fetch argument: its $argN is the tracepoint's Nth
- * argument, which ktp_bpf_tp_enter() puts first in the entry data. There
- * are no registers and no stack to read.
+ * argument, which ktp_bpf_tp_enter() puts first in the entry data (or
+ * the program fetches, see ktp_fetch_raw_args_in_prog()). There are no
+ * registers and no stack to read.
  */
 static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 {
@@ -192,23 +193,60 @@ static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
 }
 
 /*
- * The probe's program fetches its register fetch arguments too, as it
- * fetches an expression: the record then copies each value as it is
- * (see process_fetch_insn() in ktp_hit.c) instead of running the fetch
- * instructions. Registers only: reading one never faults, so nothing
- * else changes.
+ * N of the "$argN" that a 't' probe's fetch argument @i stores as it is,
+ * or 0 if it is not one.
  */
-static int ktp_fetch_regs_in_prog(struct trace_ktp *tk,
-				  struct ktp_compiler *comp)
+static unsigned int ktp_fetch_tpoint_arg_num(struct trace_ktp *tk, int i)
 {
-	int i, offset, ret;
+	struct fetch_insn *code = tk->tp.args[i].code;
+
+	/* below vals_off: the arguments ktp_tpoint_fetch_arg() points to */
+	if (code->op != FETCH_OP_EDATA || code->offset >= tk->vals_off ||
+	    code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
+		return 0;
+	return code->offset / sizeof(u64) + 1;
+}
+
+/*
+ * Fetch argument @i in the program, if it is a register or a 't' probe's
+ * $argN. Return: 1 if the program fetches it, 0 if it is neither, or a
+ * negative errno.
+ */
+static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
+				 struct ktp_compiler *comp, int i)
+{
+	unsigned int num;
+	int offset;
+
+	if (ktp_is_tpoint(tk)) {
+		num = ktp_fetch_tpoint_arg_num(tk, i);
+		if (!num)
+			return 0;
+		return ktp_compile_fetch_tpoint_arg(comp, num, i) ?: 1;
+	}
+	offset = ktp_fetch_reg_offset(tk, i);
+	if (offset < 0)
+		return 0;
+	return ktp_compile_fetch_reg(comp, offset, i) ?: 1;
+}
+
+/*
+ * The probe's program fetches its register fetch arguments too, and a
+ * 't' probe's "$argN", as it fetches an expression: the record then
+ * copies each value as it is (see process_fetch_insn() in ktp_hit.c)
+ * instead of running the fetch instructions. Reading either never
+ * faults, so nothing else changes.
+ */
+static int ktp_fetch_raw_args_in_prog(struct trace_ktp *tk,
+				      struct ktp_compiler *comp)
+{
+	int i, ret;
 
 	for (i = 0; i < tk->tp.nr_args; i++) {
-		offset = ktp_fetch_reg_offset(tk, i);
-		if (offset < 0)
+		ret = ktp_fetch_raw_in_prog(tk, comp, i);
+		if (!ret)
 			continue;
-		ret = ktp_compile_fetch_reg(comp, offset, i);
-		if (ret) {
+		if (ret < 0) {
 			trace_probe_log_set_index(i + 2);
 			trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
 			return ret;
@@ -216,6 +254,24 @@ static int ktp_fetch_regs_in_prog(struct trace_ktp *tk,
 		ktp_fetch_from_prog(tk, i);
 	}
 	return 0;
+}
+
+/*
+ * Does a fetch instruction of a 't' probe still read the tracepoint's
+ * arguments (a dereference, a string)? Only then does a hit copy them.
+ */
+static bool ktp_reads_tpoint_args(struct trace_ktp *tk)
+{
+	struct fetch_insn *code;
+	int i;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		for (code = tk->tp.args[i].code; code->op != FETCH_OP_END; code++)
+			if (code->op == FETCH_OP_EDATA &&
+			    code->offset < tk->vals_off)
+				return true;
+	}
+	return false;
 }
 
 /*
@@ -349,7 +405,7 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		ret = 0;
 		goto out;
 	}
-	ret = ktp_fetch_regs_in_prog(tk, comp);
+	ret = ktp_fetch_raw_args_in_prog(tk, comp);
 	if (ret)
 		goto out;
 
@@ -362,6 +418,7 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		goto out;
 	}
 	tk->prog = prog;
+	tk->copy_tpoint_args = ktp_is_tpoint(tk) && ktp_reads_tpoint_args(tk);
 	ret = 0;
 out:
 	ktp_compiler_destroy(comp);

@@ -208,6 +208,24 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 	return ktp_emit_fetch(c, n, slot, err);
 }
 
+/* A fetch of one term, @op with @param, as a tree of one node */
+static int ktp_compile_fetch_term(struct ktp_compiler *c, enum ktp_op op,
+				  unsigned int param, unsigned int slot)
+{
+	static const char no_src[] = "";
+	struct ktp_expr_error err = {};
+	struct ktp_node *n;
+
+	if (slot >= KTP_EXPR_MAX_FETCHES)
+		return -E2BIG;
+	/* where the previous tree was */
+	c->src = no_src;
+	c->nr_nodes = 0;
+	n = ktp_node(c, op, KTP_T_U64, no_src);
+	n->param = param;
+	return ktp_emit_fetch(c, n, slot, &err);
+}
+
 /**
  * ktp_compile_fetch_reg - compile the fetch of a register
  * @c: the compiler
@@ -223,18 +241,29 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
 			  unsigned int slot)
 {
-	static const char no_src[] = "";
-	struct ktp_expr_error err = {};
-	struct ktp_node *n;
+	return ktp_compile_fetch_term(c, KTP_OP_REG, offset, slot);
+}
 
-	if (slot >= KTP_EXPR_MAX_FETCHES)
-		return -E2BIG;
-	/* a tree of one node, where the previous tree was */
-	c->src = no_src;
-	c->nr_nodes = 0;
-	n = ktp_node(c, KTP_OP_REG, KTP_T_U64, no_src);
-	n->param = offset;
-	return ktp_emit_fetch(c, n, slot, &err);
+/**
+ * ktp_compile_fetch_tpoint_arg - compile the fetch of a tracepoint argument
+ * @c: the compiler of a "t" probe
+ * @num: N of the "$argN" fetch argument, from 1
+ * @slot: the index in ktp_run_ctx.vals[] the program writes it to
+ *
+ * As ktp_compile_fetch_reg(), for a "t" probe's "$argN" stored as it is:
+ * the program copies the argument, so that the hit need not copy every
+ * argument of the tracepoint for the fetch instructions.
+ *
+ * Return: 0, -EINVAL if the tracepoint has no such argument, -E2BIG or
+ * -ENOMEM.
+ */
+int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 unsigned int slot)
+{
+	if (!(c->env.flags & KTP_ENV_TPOINT) || !num || num > c->env.nr_args)
+		return -EINVAL;
+	c->nr_entry_args = max(c->nr_entry_args, num);
+	return ktp_compile_fetch_term(c, KTP_OP_ARG, num, slot);
 }
 
 /*

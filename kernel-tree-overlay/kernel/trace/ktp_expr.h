@@ -160,6 +160,8 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 		      struct ktp_expr_error *err);
 int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
 			  unsigned int slot);
+int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 unsigned int slot);
 int ktp_arg_reg_offset(unsigned int num);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);

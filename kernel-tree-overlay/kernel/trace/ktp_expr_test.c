@@ -911,7 +911,7 @@ static void ktp_expect_refused(struct kunit *test, const struct ktp_check_case *
 	}
 }
 
-/* The checker takes what the compiler makes, and refuses each rule broken */
+/* The checker takes what the compiler makes, and a stack too deep for it */
 static void ktp_expr_check_test(struct kunit *test)
 {
 	const struct bpf_insn good[] = {
@@ -934,10 +934,18 @@ static void ktp_expr_check_test(struct kunit *test)
 		BPF_MOV64_IMM(BPF_REG_0, 1),
 		BPF_EXIT_INSN(),
 	};
-	/* programs that each break one of the rules: built here, since a
-	 * call's immediate is no constant expression
-	 */
-	const struct ktp_check_case cases[] = {
+	const struct ktp_check_limits too_deep = { .stack_depth = MAX_BPF_STACK + 8 };
+	u32 bad;
+
+	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &ktp_check_lim, &bad), 0);
+	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &too_deep, &bad),
+			-EINVAL);
+}
+
+/* Programs that each break a rule of jumps, registers or the exit */
+static void ktp_expr_check_flow_test(struct kunit *test)
+{
+	static const struct ktp_check_case cases[] = {
 		KTP_CHECK("backward jump", 1, 3,
 			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_JMP_A(-2), BPF_EXIT_INSN()),
 		KTP_CHECK("jump past the end", 1, 3,
@@ -951,6 +959,27 @@ static void ktp_expr_check_test(struct kunit *test)
 			  BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
 			  BPF_MOV64_IMM(BPF_REG_3, 1),
 			  BPF_MOV64_REG(BPF_REG_0, BPF_REG_3), BPF_EXIT_INSN()),
+		KTP_CHECK("no exit at the end", 0, 1, BPF_MOV64_IMM(BPF_REG_0, 0)),
+		KTP_CHECK("exit without R0", 0, 1, BPF_EXIT_INSN()),
+		KTP_CHECK("write to R10", 0, 2,
+			  BPF_MOV64_IMM(BPF_REG_FP, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("R10 copied", 0, 2,
+			  BPF_MOV64_REG(BPF_REG_2, BPF_REG_FP), BPF_EXIT_INSN()),
+		KTP_CHECK("register AX", 0, 2,
+			  BPF_MOV64_IMM(MAX_BPF_REG, 0), BPF_EXIT_INSN()),
+	};
+
+	ktp_expect_refused(test, cases, ARRAY_SIZE(cases), &ktp_check_lim);
+}
+
+/*
+ * Programs that each break a rule of memory, helper calls or the
+ * instructions allowed: built here, since a call's immediate is no
+ * constant expression.
+ */
+static void ktp_expr_check_access_test(struct kunit *test)
+{
+	const struct ktp_check_case cases[] = {
 		KTP_CHECK("stack slot read before written", 0, 2,
 			  BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, -8), BPF_EXIT_INSN()),
 		KTP_CHECK("stack store below stack_depth", 1, 3,
@@ -984,14 +1013,6 @@ static void ktp_expr_check_test(struct kunit *test)
 			  BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0),
 			  BPF_MOV64_IMM(BPF_REG_3, 8), BPF_EMIT_CALL(ktp_bpf_read),
 			  BPF_EXIT_INSN()),
-		KTP_CHECK("no exit at the end", 0, 1, BPF_MOV64_IMM(BPF_REG_0, 0)),
-		KTP_CHECK("exit without R0", 0, 1, BPF_EXIT_INSN()),
-		KTP_CHECK("write to R10", 0, 2,
-			  BPF_MOV64_IMM(BPF_REG_FP, 0), BPF_EXIT_INSN()),
-		KTP_CHECK("R10 copied", 0, 2,
-			  BPF_MOV64_REG(BPF_REG_2, BPF_REG_FP), BPF_EXIT_INSN()),
-		KTP_CHECK("register AX", 0, 2,
-			  BPF_MOV64_IMM(MAX_BPF_REG, 0), BPF_EXIT_INSN()),
 		KTP_CHECK("division by a zero immediate", 1, 3,
 			  BPF_MOV64_IMM(BPF_REG_0, 1),
 			  BPF_ALU64_IMM(BPF_DIV, BPF_REG_0, 0), BPF_EXIT_INSN()),
@@ -1000,12 +1021,7 @@ static void ktp_expr_check_test(struct kunit *test)
 			  BPF_ATOMIC_OP(BPF_DW, BPF_ADD, BPF_REG_FP, BPF_REG_0, -8),
 			  BPF_EXIT_INSN()),
 	};
-	const struct ktp_check_limits too_deep = { .stack_depth = MAX_BPF_STACK + 8 };
-	u32 bad;
 
-	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &ktp_check_lim, &bad), 0);
-	KUNIT_EXPECT_EQ(test, ktp_check_prog(good, ARRAY_SIZE(good), &too_deep, &bad),
-			-EINVAL);
 	ktp_expect_refused(test, cases, ARRAY_SIZE(cases), &ktp_check_lim);
 }
 
@@ -1112,6 +1128,19 @@ static void ktp_expr_check_tpoint_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
 	ktp_prog_free(kp);
 
+	/* a "$argN" fetch argument the program copies: the checker takes it */
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg1 != 0", &err), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 3, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, c->nr_vals, 1);
+	kp = ktp_compiler_finish(c, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
+	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
+	ktp_prog_free(kp);
+
 	ktp_expect_tpoint_refused(test, cases, ARRAY_SIZE(cases), &lim);
 	ktp_expect_refused(test, no_prologue, ARRAY_SIZE(no_prologue), &lim);
 	ktp_expect_refused(test, plain, ARRAY_SIZE(plain), &ktp_check_lim);
@@ -1121,6 +1150,8 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_limits_test),
 	KUNIT_CASE(ktp_expr_string_field_test),
 	KUNIT_CASE(ktp_expr_check_test),
+	KUNIT_CASE(ktp_expr_check_flow_test),
+	KUNIT_CASE(ktp_expr_check_access_test),
 	KUNIT_CASE(ktp_expr_check_nofault_test),
 	KUNIT_CASE(ktp_expr_check_tpoint_test),
 	KUNIT_CASE(ktp_expr_value_test),

@@ -35,7 +35,8 @@ static DEFINE_PER_CPU(int, ktp_handler_depth);
  * keeps them in its kretprobe instance, after the $argN it saved; 'p'
  * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one hit at
  * a time on a CPU since neither kind of handler nests. A 't' probe's
- * $argN come first.
+ * tracepoint arguments come first, copied when fetch instructions read
+ * them.
  */
 struct ktp_vals {
 	u64		v[MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES];
@@ -376,8 +377,9 @@ static nokprobe_inline struct trace_ktp *ktp_tpoint_current(void)
 
 /*
  * The condition is true: count the hit and give the program the buffer
- * for its values, after the tracepoint's arguments that fetch arguments
- * read. 0: no hit to record (missed, or the probe is being disabled).
+ * for its values, after the tracepoint's arguments, copied when a fetch
+ * instruction reads them. 0: no hit to record (missed, or the probe is
+ * being disabled).
  */
 BPF_CALL_1(ktp_bpf_tp_enter, struct ktp_run_ctx *, ctx)
 {
@@ -400,7 +402,8 @@ BPF_CALL_1(ktp_bpf_tp_enter, struct ktp_run_ctx *, ctx)
 	 * waits for this hit before it removes the file (see ktp_arm()).
 	 */
 	vals->flags = flags;
-	memcpy(edata, ctx->entry, nr_args * sizeof(u64));
+	if (tk->copy_tpoint_args)
+		memcpy(edata, ctx->entry, nr_args * sizeof(u64));
 	ctx->vals = edata + nr_args;
 	return 1;
 }

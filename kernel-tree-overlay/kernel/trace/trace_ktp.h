@@ -50,6 +50,8 @@ struct trace_ktp {
 	char			**exprs;	/* fetch expressions, as shown */
 	unsigned int		entry_off;	/* 'r': saved $argN in ri->data */
 	unsigned int		vals_off;	/* 'r': the program's values there */
+	/* 't': fetch instructions read the tracepoint's arguments */
+	bool			copy_tpoint_args;
 	/* the fetch arguments whose values the program writes */
 	DECLARE_BITMAP(prog_args, MAX_TRACE_ARGS);
 	struct trace_probe	tp;		/* last: args[] follows */
