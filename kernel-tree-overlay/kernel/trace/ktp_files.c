@@ -17,20 +17,16 @@
 #include "trace_ktp.h"
 #include "ktp_expr.h"
 
-/* Writes the probed place as a definition names it. */
-static void ktp_format_target(struct trace_ktp *tk, char *buf, size_t size)
+/* Is @word the fetch argument @i, as ktp_show_def() writes it? */
+static bool ktp_arg_is(struct trace_ktp *tk, int i, const char *word)
 {
-	if (ktp_is_event(tk))
-		snprintf(buf, size, "%s.%s", tk->event->class->system,
-			 trace_event_name(tk->event));
-	else if (ktp_is_tpoint(tk))
-		snprintf(buf, size, "%s", tk->btp->tp->name);
-	else if (!tk->symbol)
-		snprintf(buf, size, "0x%p", tk->rp.kp.addr);
-	else if (tk->rp.kp.offset)
-		snprintf(buf, size, "%s+%u", tk->symbol, tk->rp.kp.offset);
-	else
-		snprintf(buf, size, "%s", tk->symbol);
+	const struct probe_arg *arg = &tk->tp.args[i];
+	size_t len = strlen(arg->name);
+
+	if (tk->exprs && tk->exprs[i])
+		return !strcmp(word, tk->exprs[i]);
+	return !strncmp(word, arg->name, len) && word[len] == '=' &&
+	       !strcmp(word + len + 1, arg->comm);
 }
 
 /**
@@ -47,8 +43,6 @@ bool ktp_dyn_match(const char *system, const char *event, int argc,
 		   const char **argv, struct dyn_event *ev)
 {
 	struct trace_ktp *tk = to_trace_ktp(ev);
-	char buf[MAX_ARGSTR_LEN * 2 + 2];
-	struct probe_arg *arg;
 	int i;
 
 	if (event[0] != '\0' && strcmp(trace_probe_name(&tk->tp), event))
@@ -58,18 +52,12 @@ bool ktp_dyn_match(const char *system, const char *event, int argc,
 	if (!argc)
 		return true;
 
-	ktp_format_target(tk, buf, sizeof(buf));
-	if (strcmp(buf, argv[0]))
+	if (strcmp(tk->target, argv[0]))
 		return false;
 	/* each argument as ktp_show_def() writes it, then the condition */
 	for (i = 1; i < argc; i++) {
 		if (i - 1 < tk->tp.nr_args) {
-			arg = &tk->tp.args[i - 1];
-			if (tk->exprs && tk->exprs[i - 1])
-				snprintf(buf, sizeof(buf), "%s", tk->exprs[i - 1]);
-			else
-				snprintf(buf, sizeof(buf), "%s=%s", arg->name, arg->comm);
-			if (strcmp(buf, argv[i]))
+			if (!ktp_arg_is(tk, i - 1, argv[i]))
 				return false;
 		} else if (tk->cond && !strcmp(argv[i], "if") && i + 1 < argc) {
 			char *cond = ktp_join_cond(argc - i - 1, argv + i + 1);
@@ -87,16 +75,14 @@ bool ktp_dyn_match(const char *system, const char *event, int argc,
 /* The definition of @tk, as ktp_probes shows it */
 static void ktp_show_def(struct seq_file *m, struct trace_ktp *tk)
 {
-	char buf[MAX_ARGSTR_LEN + 1];
 	int i;
 
 	seq_putc(m, ktp_is_event(tk) ? 'e' : ktp_is_tpoint(tk) ? 't' :
 		 ktp_is_return(tk) ? 'r' : 'p');
 	if (tk->maxactive)
 		seq_printf(m, "%u", tk->maxactive);
-	ktp_format_target(tk, buf, sizeof(buf));
 	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),
-		   trace_probe_name(&tk->tp), buf);
+		   trace_probe_name(&tk->tp), tk->target);
 	for (i = 0; i < tk->tp.nr_args; i++) {
 		if (tk->exprs && tk->exprs[i])
 			seq_printf(m, " %s", tk->exprs[i]);
@@ -125,41 +111,12 @@ int ktp_dyn_show(struct seq_file *m, struct dyn_event *ev)
 	return 0;
 }
 
-static int ktp_probes_seq_show(struct seq_file *m, void *v)
-{
-	struct dyn_event *ev = v;
-
-	if (ev->ops == &ktp_dyn_ops)
-		ktp_show_def(m, to_trace_ktp(ev));
-	return 0;
-}
-
-static const struct seq_operations ktp_probes_seq_ops = {
-	.start	= dyn_event_seq_start,
-	.next	= dyn_event_seq_next,
-	.stop	= dyn_event_seq_stop,
-	.show	= ktp_probes_seq_show,
-};
-
-static int ktp_probes_open(struct inode *inode, struct file *file)
-{
-	return dyn_events_open(file, &ktp_dyn_ops, &ktp_probes_seq_ops);
-}
-
 static ssize_t ktp_probes_write(struct file *file, const char __user *buffer,
 				size_t count, loff_t *ppos)
 {
 	return trace_parse_run_command(file, buffer, count, ppos,
 				       ktp_create_or_delete);
 }
-
-static const struct file_operations ktp_probes_fops = {
-	.open		= ktp_probes_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-	.write		= ktp_probes_write,
-};
 
 /* How the probe's program runs, as ktp_profile and ktp_programs say */
 static void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk)
@@ -195,18 +152,13 @@ static unsigned long ktp_prog_missed(const struct bpf_prog *fp)
 	return missed;
 }
 
-static int ktp_profile_seq_show(struct seq_file *m, void *v)
+/* A probe's line in ktp_profile */
+static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
 {
 	unsigned long hits, recorded = 0, cond_false = 0, dropped = 0, missed;
 	unsigned long faults = 0;
-	struct dyn_event *ev = v;
-	struct trace_ktp *tk;
 	int cpu;
 
-	if (ev->ops != &ktp_dyn_ops)
-		return 0;
-
-	tk = to_trace_ktp(ev);
 	/*
 	 * A hit kprobes missed never reached the handler, nor one the BPF
 	 * raw tracepoint missed the program: count them here.
@@ -229,58 +181,79 @@ static int ktp_profile_seq_show(struct seq_file *m, void *v)
 		   hits, recorded, cond_false, missed, dropped, faults);
 	ktp_show_prog_mode(m, tk);
 	seq_putc(m, '\n');
-	return 0;
 }
 
-static const struct seq_operations ktp_profile_seq_ops = {
-	.start	= dyn_event_seq_start,
-	.next	= dyn_event_seq_next,
-	.stop	= dyn_event_seq_stop,
-	.show	= ktp_profile_seq_show,
-};
-
-/* ktp_profile and ktp_programs: their seq_operations are the inode's data */
-static int ktp_seq_file_open(struct inode *inode, struct file *file)
+/* A probe's program, as "bpftool prog dump xlated" shows programs */
+static void ktp_show_program(struct seq_file *m, struct trace_ktp *tk)
 {
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-
-	return seq_open(file, inode->i_private);
-}
-
-static const struct file_operations ktp_seq_file_fops = {
-	.open		= ktp_seq_file_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
-
-/* Each probe's program, as "bpftool prog dump xlated" shows programs */
-static int ktp_programs_seq_show(struct seq_file *m, void *v)
-{
-	struct dyn_event *ev = v;
-	struct trace_ktp *tk;
-
-	if (ev->ops != &ktp_dyn_ops)
-		return 0;
-	tk = to_trace_ktp(ev);
 	seq_printf(m, "%s/%s ", trace_probe_group_name(&tk->tp),
 		   trace_probe_name(&tk->tp));
 	ktp_show_prog_mode(m, tk);
 	seq_putc(m, '\n');
 	if (tk->prog)
 		ktp_prog_show_insns(m, tk->prog);
+}
+
+/*
+ * ktp_probes, ktp_profile and ktp_programs each list the KTP probes:
+ * what a file shows of one is the seq_file's private data.
+ */
+struct ktp_list_file {
+	void (*show)(struct seq_file *m, struct trace_ktp *tk);
+};
+
+static const struct ktp_list_file ktp_probes_file = { ktp_show_def };
+static const struct ktp_list_file ktp_profile_file = { ktp_show_profile };
+static const struct ktp_list_file ktp_programs_file = { ktp_show_program };
+
+static int ktp_list_seq_show(struct seq_file *m, void *v)
+{
+	const struct ktp_list_file *list = m->private;
+	struct dyn_event *ev = v;
+
+	if (ev->ops == &ktp_dyn_ops)
+		list->show(m, to_trace_ktp(ev));
 	return 0;
 }
 
-static const struct seq_operations ktp_programs_seq_ops = {
+static const struct seq_operations ktp_list_seq_ops = {
 	.start	= dyn_event_seq_start,
 	.next	= dyn_event_seq_next,
 	.stop	= dyn_event_seq_stop,
-	.show	= ktp_programs_seq_show,
+	.show	= ktp_list_seq_show,
+};
+
+/* Only ktp_probes, the file written, is emptied by O_TRUNC. */
+static int ktp_list_open(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+	int ret;
+
+	if (file->f_op->write)
+		ret = dyn_events_open(file, &ktp_dyn_ops, &ktp_list_seq_ops);
+	else
+		ret = security_locked_down(LOCKDOWN_TRACEFS) ?:
+		      seq_open(file, &ktp_list_seq_ops);
+	if (ret)
+		return ret;
+	m = file->private_data;
+	m->private = inode->i_private;
+	return 0;
+}
+
+static const struct file_operations ktp_probes_fops = {
+	.open		= ktp_list_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+	.write		= ktp_probes_write,
+};
+
+static const struct file_operations ktp_list_fops = {
+	.open		= ktp_list_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
 };
 
 /* The control file, for the KUnit tests. */
@@ -294,18 +267,16 @@ core_initcall(ktp_init_early);
 
 static __init int ktp_init(void)
 {
-	int ret;
-
-	ret = tracing_init_dentry();
-	if (ret)
+	if (tracing_init_dentry())
 		return 0;
 
 	ktp_probes_dentry = trace_create_file("ktp_probes", TRACE_MODE_WRITE,
-					      NULL, NULL, &ktp_probes_fops);
+					      NULL, (void *)&ktp_probes_file,
+					      &ktp_probes_fops);
 	trace_create_file("ktp_profile", TRACE_MODE_READ, NULL,
-			  (void *)&ktp_profile_seq_ops, &ktp_seq_file_fops);
+			  (void *)&ktp_profile_file, &ktp_list_fops);
 	trace_create_file("ktp_programs", TRACE_MODE_READ, NULL,
-			  (void *)&ktp_programs_seq_ops, &ktp_seq_file_fops);
+			  (void *)&ktp_programs_file, &ktp_list_fops);
 	return 0;
 }
 fs_initcall(ktp_init);

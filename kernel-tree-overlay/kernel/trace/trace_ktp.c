@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -176,6 +177,7 @@ static void ktp_free(struct trace_ktp *tk)
 	trace_probe_cleanup(&tk->tp);
 	ktp_prog_free(tk->prog);
 	kfree(tk->cond);
+	kfree(tk->target);
 	kfree(tk->symbol);
 	if (tk->event)
 		trace_event_put_ref(tk->event);
@@ -383,6 +385,11 @@ static int ktp_parse_kprobe_target(const char *arg, bool is_return,
 		}
 		probe_addr = (unsigned long)*addr;
 	}
+	/* kallsyms finds a module's symbol without its "MOD:" too */
+	if (is_module_address(probe_addr)) {
+		trace_probe_log_err(0, KTP_NO_MODULES);
+		return -EINVAL;
+	}
 	if (within_kprobe_blacklist(probe_addr)) {
 		trace_probe_log_err(0, KTP_BLACKLISTED);
 		return -EINVAL;
@@ -574,6 +581,22 @@ static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
  * Make the probe @tk of its target: take the target, parse its fetch
  * arguments and compile its condition (from @cond_idx), set its format.
  */
+/* The probed place as a definition names it and ktp_probes shows it */
+static char *ktp_target_name(struct trace_ktp *tk)
+{
+	if (ktp_is_event(tk))
+		return kasprintf(GFP_KERNEL, "%s.%s", tk->event->class->system,
+				 trace_event_name(tk->event));
+	if (ktp_is_tpoint(tk))
+		return kstrdup(tk->btp->tp->name, GFP_KERNEL);
+	if (!tk->symbol)
+		return kasprintf(GFP_KERNEL, "0x%p", tk->rp.kp.addr);
+	if (tk->rp.kp.offset)
+		return kasprintf(GFP_KERNEL, "%s+%u", tk->symbol,
+				 tk->rp.kp.offset);
+	return kstrdup(tk->symbol, GFP_KERNEL);
+}
+
 static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 		     const char *argv[], int cond_idx, int argc,
 		     struct traceprobe_parse_context *ctx)
@@ -583,6 +606,9 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 	ret = ktp_take_target(tk, t);
 	if (ret)
 		return ret;
+	tk->target = ktp_target_name(tk);
+	if (!tk->target)
+		return -ENOMEM;
 
 	ctx->funcname = t->symbol;
 	if (t->type == 'e' && !nfetch) {
@@ -652,11 +678,12 @@ static int __ktp_create(int argc, const char *argv[])
 
 	/* GRP/EVENT as the definition names them, or the defaults */
 	trace_probe_log_set_index(0);
+	if (event && traceprobe_parse_event_name(&event, &group, gbuf,
+						 event - argv[0]))
+		goto parse_error;
+	/* "GRP/" names the group only */
 	if (!event)
 		event = ktp_default_event_name(&t, buf);
-	else if (traceprobe_parse_event_name(&event, &group, gbuf,
-					     event - argv[0]))
-		goto parse_error;
 
 	tk = ktp_alloc(group, event, nargs);
 	if (IS_ERR(tk)) {

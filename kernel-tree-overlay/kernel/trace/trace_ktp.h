@@ -40,6 +40,7 @@ struct trace_ktp {
 	struct dyn_event	devent;
 	struct kretprobe	rp;		/* rp.kp alone for a 'p' probe */
 	const char		*symbol;	/* NULL when probing an address */
+	char			*target;	/* the probed place, as shown */
 	struct trace_event_call	*event;		/* an 'e' probe's event, held */
 	struct bpf_raw_event_map *btp;		/* a 't' probe's tracepoint */
 	struct bpf_raw_tp_link	tp_link;	/* runs prog->prog on it */
