@@ -577,10 +577,6 @@ static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
 		tk->rp.entry_handler = ktp_kretprobe_entry_handler;
 }
 
-/*
- * Make the probe @tk of its target: take the target, parse its fetch
- * arguments and compile its condition (from @cond_idx), set its format.
- */
 /* The probed place as a definition names it and ktp_probes shows it */
 static char *ktp_target_name(struct trace_ktp *tk)
 {
@@ -597,6 +593,10 @@ static char *ktp_target_name(struct trace_ktp *tk)
 	return kstrdup(tk->symbol, GFP_KERNEL);
 }
 
+/*
+ * Make the probe @tk of its target: take the target, parse its fetch
+ * arguments and compile its condition (from @cond_idx), set its format.
+ */
 static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 		     const char *argv[], int cond_idx, int argc,
 		     struct traceprobe_parse_context *ctx)
