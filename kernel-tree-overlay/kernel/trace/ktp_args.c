@@ -231,6 +231,22 @@ static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 }
 
 /*
+ * The program could not be made: error_log says why, but for a lack of
+ * memory. With the BPF JIT always on, bpf_prog_select_runtime() refuses
+ * a program the JIT did not compile (as for a writer without CAP_BPF,
+ * see ktp_bpf_prog()) with -ENOTSUPP, which is not for user space.
+ */
+static int ktp_prog_error(int err)
+{
+	if (err == -E2BIG)
+		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
+	if (err != -ENOTSUPP)
+		return err;
+	trace_probe_log_err(0, KTP_NO_JIT);
+	return -EOPNOTSUPP;
+}
+
+/*
  * The probe's program fetches its register fetch arguments too, and a
  * 't' probe's "$argN", as it fetches an expression: the record then
  * copies each value as it is (see process_fetch_insn() in ktp_hit.c)
@@ -248,8 +264,7 @@ static int ktp_fetch_raw_args_in_prog(struct trace_ktp *tk,
 			continue;
 		if (ret < 0) {
 			trace_probe_log_set_index(i + 2);
-			trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
-			return ret;
+			return ktp_prog_error(ret);
 		}
 		ktp_fetch_from_prog(tk, i);
 	}
@@ -412,9 +427,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	prog = ktp_compiler_finish(comp, true);
 	comp = NULL;
 	if (IS_ERR(prog)) {
-		ret = PTR_ERR(prog);
 		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
+		ret = ktp_prog_error(PTR_ERR(prog));
 		goto out;
 	}
 	tk->prog = prog;

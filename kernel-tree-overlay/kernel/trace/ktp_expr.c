@@ -102,9 +102,12 @@ static int ktp_code_error(struct ktp_compiler *c, struct ktp_expr_error *err)
 {
 	if (!c->error)
 		return 0;
+	/* a lack of memory is said by the errno alone */
+	if (c->error == -ENOMEM)
+		return -ENOMEM;
 	err->pos = 0;
 	err->code = TP_ERR_KTP_EXPR_TOO_BIG;
-	return c->error == -ENOMEM ? -ENOMEM : -E2BIG;
+	return -E2BIG;
 }
 
 /**

@@ -21,13 +21,15 @@
  * @at: the offending character, where error_log's caret goes
  * @code: the TP_ERR_* code of the message
  *
- * Only the first error of an expression is kept.
+ * Only the first error of an expression is kept, and none after memory
+ * ran out.
  *
  * Return: -EINVAL.
  */
 int ktp_fail(struct ktp_compiler *c, const char *at, int code)
 {
-	if (c->err && c->err->code == 0) {
+	/* once memory ran out, -ENOMEM alone says what went wrong */
+	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
 		c->err->pos = at - c->src;
 		c->err->code = code;
 	}
@@ -383,7 +385,6 @@ static struct ktp_node *ktp_parse_strlit(struct ktp_compiler *c)
 	return n;
 nomem:
 	c->error = -ENOMEM;
-	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_TOO_BIG);
 	return NULL;
 }
 
