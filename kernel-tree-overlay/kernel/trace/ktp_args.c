@@ -232,18 +232,16 @@ static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 
 /*
  * The program could not be made: error_log says why, but for a lack of
- * memory. With the BPF JIT always on, bpf_prog_select_runtime() refuses
- * a program the JIT did not compile (as for a writer without CAP_BPF,
- * see ktp_bpf_prog()) with -ENOTSUPP, which is not for user space.
+ * memory. -EOPNOTSUPP: the BPF JIT is always on and did not compile it,
+ * as for a writer without CAP_BPF (see ktp_bpf_prog()).
  */
 static int ktp_prog_error(int err)
 {
 	if (err == -E2BIG)
 		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
-	if (err != -ENOTSUPP)
-		return err;
-	trace_probe_log_err(0, KTP_NO_JIT);
-	return -EOPNOTSUPP;
+	else if (err == -EOPNOTSUPP)
+		trace_probe_log_err(0, KTP_NO_JIT);
+	return err;
 }
 
 /*

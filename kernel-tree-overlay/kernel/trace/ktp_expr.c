@@ -342,6 +342,9 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	 */
 	fp = bpf_prog_select_runtime(fp, &err);
 	if (err) {
+		/* The JIT, always on, did not compile it: a user errno */
+		if (IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON) && !fp->jited)
+			err = -EOPNOTSUPP;
 		bpf_prog_free(fp);
 		return ERR_PTR(err);
 	}
