@@ -18,6 +18,16 @@ kernel=${KTP_KERNEL:-$KOUT/arch/x86/boot/bzImage}
 [ -f "$BUILD/initramfs.cpio" ] || die "no initramfs: run make initramfs"
 mkdir -p "$LOGS"
 
+# The kernel's modules (install_modules in lib.sh), after the initramfs:
+# the kernel unpacks both archives. KTP_MODULES goes with KTP_KERNEL.
+modules=${KTP_MODULES:-}
+[ -n "${KTP_KERNEL:-}" ] || modules=$KOUT/modules.cpio
+initrd=$BUILD/initramfs.cpio
+if [ -n "$modules" ] && [ -f "$modules" ]; then
+	initrd=$BUILD/initrd-$tag.cpio
+	cat "$BUILD/initramfs.cpio" "$modules" > "$initrd"
+fi
+
 # A disk for the major page fault test: reads of a block device go to I/O.
 disk=$BUILD/disk.img
 [ -f "$disk" ] || dd if=/dev/urandom of="$disk" bs=1M count=4 status=none
@@ -30,7 +40,7 @@ append="console=ttyS0 oops=panic panic=-1 ktp_mode=$mode tsc=reliable ${KTP_APPE
 # keys, text_poke_bp) and oops on a vanished int3. Round-robin vCPUs see
 # code changes at once.
 qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "$SMP" -m "${KTP_MEM:-1G}"
-      -kernel "$kernel" -initrd "$BUILD/initramfs.cpio" -no-reboot
+      -kernel "$kernel" -initrd "$initrd" -no-reboot
       -drive "file=$disk,format=raw,if=virtio,readonly=on")
 
 case $mode in

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Configure (tinyconfig + harness/ktp.config) and build the patched
-# kernel out of tree in build/kernel, with ccache.
+# kernel out of tree in build/kernel, with ccache, and its modules
+# (install_modules in harness/lib.sh).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -39,5 +40,9 @@ start=$(date +%s)
 if ! kmake "$SRC" "$KOUT" bzImage > "$BUILD_LOG" 2>&1; then
 	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
 	die "kernel build failed; see ${BUILD_LOG#$TOP/}"
+fi
+if ! install_modules "$SRC" "$KOUT" >> "$BUILD_LOG" 2>&1; then
+	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
+	die "building the modules failed; see ${BUILD_LOG#$TOP/}"
 fi
 say "kernel built in $(( $(date +%s) - start ))s: ${KOUT#$TOP/}/arch/x86/boot/bzImage"

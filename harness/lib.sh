@@ -26,6 +26,20 @@ kmake() {
 	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
+# install_modules SRCDIR OUTDIR: build OUTDIR's modules and pack them,
+# under /lib/modules, into OUTDIR/modules.cpio, the archive boot.sh
+# appends to the initramfs; none if the kernel has no module support
+install_modules() {
+	local src=$1 out=$2
+
+	rm -rf "$out/modules-root" "$out/modules.cpio"
+	grep -qx CONFIG_MODULES=y "$out/.config" || return 0
+	kmake "$src" "$out" modules &&
+		kmake "$src" "$out" INSTALL_MOD_PATH="$out/modules-root" modules_install &&
+		(cd "$out" && "$src/usr/gen_initramfs.sh" -o "$out/modules.cpio" \
+			-u squash -g squash "$out/modules-root")
+}
+
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo "== $*"; }
 

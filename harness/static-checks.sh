@@ -116,7 +116,13 @@ git -C "$bisect_tree" checkout -q --detach ktp-base
 upstream_pid=
 if kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
 	cp "$BISECT_OUT/arch/x86/boot/bzImage" "$BUILD/unpatched-bzImage"
-	KTP_KERNEL=$BUILD/unpatched-bzImage KTP_LOG_TAG=unpatched \
+	install_modules "$bisect_tree" "$BISECT_OUT" >> "$LOGS/bisect.log" 2>&1 ||
+		die "bisect: the unpatched base's modules do not build"
+	rm -f "$BUILD/unpatched-modules.cpio"
+	[ ! -f "$BISECT_OUT/modules.cpio" ] ||
+		cp "$BISECT_OUT/modules.cpio" "$BUILD/unpatched-modules.cpio"
+	KTP_KERNEL=$BUILD/unpatched-bzImage KTP_MODULES=$BUILD/unpatched-modules.cpio \
+		KTP_LOG_TAG=unpatched \
 		"$TOP/harness/boot.sh" upstream > "$LOGS/unpatched-boot.out" 2>&1 &
 	upstream_pid=$!
 else
