@@ -327,10 +327,10 @@ static bool ktp_check_jmp(struct ktp_checker *k, u32 i,
 
 	switch (op) {
 	case BPF_CALL:
-		return ktp_check_call(k, st, insn);
+		return !x && ktp_check_call(k, st, insn);
 	case BPF_EXIT:
 		*falls = false;
-		return !insn->src_reg && !insn->dst_reg && !insn->off &&
+		return !x && !insn->src_reg && !insn->dst_reg && !insn->off &&
 		       !insn->imm && ktp_check_read(st, BPF_REG_0);
 	case BPF_JA:
 		*falls = false;
@@ -377,6 +377,7 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 	case BPF_LDX:
 		if (BPF_MODE(insn->code) == BPF_PROBE_MEM) {
 			if (insn->imm || insn->off || insn->dst_reg >= BPF_REG_FP ||
+			    insn->src_reg >= BPF_REG_FP ||
 			    st.kind[insn->src_reg] == KTP_K_UNSET)
 				return false;
 			st.kind[insn->dst_reg] = KTP_K_SCALAR;

@@ -72,6 +72,8 @@ static_assert(KTP_OP_LAND == KTP_OP_GE + 1 && KTP_OP_LOR == KTP_OP_LAND + 1);
 #define KTP_STR_GLOB	2
 #define KTP_STR_OPS	0x3
 #define KTP_STR_COMM	0x4	/* the string is current->comm */
+/* then the size of a char array field, 0 for a NUL-terminated string */
+#define KTP_STR_LEN_SHIFT	8
 
 /**
  * struct ktp_node - a term or an operator of an expression's tree

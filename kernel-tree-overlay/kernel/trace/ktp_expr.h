@@ -20,7 +20,7 @@ struct trace_event_call;
 /* Limits; a longer or deeper expression is refused with a caret */
 #define KTP_EXPR_MAX_DEPTH	32	/* nesting of operands */
 #define KTP_EXPR_MAX_NODES	512	/* terms and operators of one expression */
-#define KTP_EXPR_MAX_HEIGHT	64	/* levels of its tree, see ktp_too_high() */
+#define KTP_EXPR_MAX_HEIGHT	32	/* levels of its tree, see ktp_too_high() */
 #define KTP_EXPR_MAX_INSNS	4096	/* eBPF instructions of one probe */
 #define KTP_EXPR_MAX_FETCHES	128	/* fetch expressions of one probe */
 #define KTP_EXPR_STR_MAX	256	/* bytes of a string compared */

@@ -259,6 +259,13 @@ static const struct ktp_value_case ktp_value_cases[] = {
 	{ "*(u64 *)&jiffies != 0", 1 },
 	{ "*(u64 *)(16)", 0, 1 },		/* a faulting read */
 	{ "*(u64 *)(16) + *(u32 *)(24)", 0, 2 },
+	{ "(u32 *)%di + 1", 104 },		/* pointers count their TYPEs */
+	{ "2 + (u16 *)%di", 104 },
+	{ "(u64 *)%di - 2", 84 },
+	{ "(u8 *)%di + %dx", 107 },
+	{ "(u64 *)%di - (u64 *)%ax", 12 },	/* (100 - 3) / 8 */
+	{ "*((u64 *)$stack + 2)", 1002 },
+	{ "*((u64 *)(8) + 1)", 0, 1 },		/* reads 16: faults */
 	{ "0 && *(u64 *)(16)", 0, 0 },		/* short circuits skip reads */
 	{ "%ax > 5 && *(u64 *)(16)", 0, 0 },
 	{ "%ax < 5 || *(u64 *)(16)", 1, 0 },
@@ -836,7 +843,8 @@ static void ktp_expr_limits_test(struct kunit *test)
 /*
  * String fields of an event record: a __data_loc one is found at its
  * offset from the record, a __rel_loc one at its offset from the end of
- * its own 32-bit location word (as trace_events_filter.c reads it).
+ * its own 32-bit location word, and a char array is its bytes up to a
+ * NUL or its end (as trace_events_filter.c reads them).
  */
 static void ktp_expr_string_field_test(struct kunit *test)
 {
@@ -850,15 +858,20 @@ static void ktp_expr_string_field_test(struct kunit *test)
 		.name = "rel", .type = "__rel_loc char[]", .offset = 12,
 		.size = 4, .filter_type = FILTER_RDYN_STRING,
 	};
+	static struct ftrace_event_field arr = {
+		.name = "arr", .type = "char[4]", .offset = 28,
+		.size = 4, .filter_type = FILTER_STATIC_STRING,
+	};
 	struct ktp_test_env *e = ktp_test_env(test);
 	struct fetch_insn code = { .data = &rel };
 	unsigned long faults;
-	u32 rec[8] = {};
+	u32 rec[9] = {};
 	int jit;
 
 	INIT_LIST_HEAD(&class.fields);
 	list_add(&dyn.link, &class.fields);
 	list_add(&rel.link, &class.fields);
+	list_add(&arr.link, &class.fields);
 	e->env.flags = KTP_ENV_EVENT;
 	e->env.event = &call;
 	e->ctx.regs = NULL;
@@ -869,6 +882,7 @@ static void ktp_expr_string_field_test(struct kunit *test)
 	rec[3] = 4 << 16 | 8;		/* "rel" at 16 + 8 = 24 */
 	memcpy(&rec[5], "bad", 4);	/* where 12 + 8 would point */
 	memcpy(&rec[6], "rel", 4);
+	memcpy(&rec[7], "arrayed", 8);	/* "arra" with no NUL, then more */
 
 	KUNIT_EXPECT_PTR_EQ(test, (void *)get_event_field(&code, rec),
 			    (void *)&rec[6]);
@@ -877,6 +891,10 @@ static void ktp_expr_string_field_test(struct kunit *test)
 						   &faults), 1);
 		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, "$rel == \"rel\"", jit,
 						   &faults), 1);
+		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, "$arr == \"arra\"", jit,
+						   &faults), 1);
+		KUNIT_EXPECT_EQ(test, ktp_test_run(test, e, "$arr ~ \"*yed\"", jit,
+						   &faults), 0);
 		KUNIT_EXPECT_EQ(test, faults, 0);
 	}
 }
@@ -961,6 +979,8 @@ static void ktp_expr_check_flow_test(struct kunit *test)
 			  BPF_MOV64_REG(BPF_REG_0, BPF_REG_3), BPF_EXIT_INSN()),
 		KTP_CHECK("no exit at the end", 0, 1, BPF_MOV64_IMM(BPF_REG_0, 0)),
 		KTP_CHECK("exit without R0", 0, 1, BPF_EXIT_INSN()),
+		KTP_CHECK("exit with the X bit", 1, 2, BPF_MOV64_IMM(BPF_REG_0, 0),
+			  BPF_RAW_INSN(BPF_JMP | BPF_EXIT | BPF_X, 0, 0, 0, 0)),
 		KTP_CHECK("write to R10", 0, 2,
 			  BPF_MOV64_IMM(BPF_REG_FP, 0), BPF_EXIT_INSN()),
 		KTP_CHECK("R10 copied", 0, 2,
@@ -1013,6 +1033,11 @@ static void ktp_expr_check_access_test(struct kunit *test)
 			  BPF_MOV64_IMM(BPF_REG_1, 0), BPF_MOV64_IMM(BPF_REG_2, 0),
 			  BPF_MOV64_IMM(BPF_REG_3, 8), BPF_EMIT_CALL(ktp_bpf_read),
 			  BPF_EXIT_INSN()),
+		KTP_CHECK("call with the X bit", 2, 4,
+			  BPF_MOV64_IMM(BPF_REG_2, 0), BPF_MOV64_IMM(BPF_REG_3, 8),
+			  BPF_RAW_INSN(BPF_JMP | BPF_CALL | BPF_X, 0, 0, 0,
+				       BPF_CALL_IMM(ktp_bpf_read)),
+			  BPF_EXIT_INSN()),
 		KTP_CHECK("division by a zero immediate", 1, 3,
 			  BPF_MOV64_IMM(BPF_REG_0, 1),
 			  BPF_ALU64_IMM(BPF_DIV, BPF_REG_0, 0), BPF_EXIT_INSN()),
@@ -1031,6 +1056,8 @@ static void ktp_expr_check_nofault_test(struct kunit *test)
 	static const struct ktp_check_case cases[] = {
 		KTP_CHECK("nofault load from a register never written", 0, 2,
 			  KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_2, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("nofault load from the frame pointer", 0, 2,
+			  KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_FP, 0), BPF_EXIT_INSN()),
 		KTP_CHECK("nofault load at an offset", 1, 3,
 			  BPF_MOV64_IMM(BPF_REG_2, 0),
 			  KTP_NOFAULT_LOAD(BPF_REG_0, BPF_REG_2, 8), BPF_EXIT_INSN()),

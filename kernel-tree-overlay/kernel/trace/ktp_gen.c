@@ -22,15 +22,15 @@
 BPF_CALL_3(ktp_bpf_read, struct ktp_run_ctx *, ctx, unsigned long, addr,
 	   u32, how)
 {
+	/* never more than val holds, whatever the program passed */
+	size_t size = min_t(u32, how & KTP_T_SIZE, sizeof(u64));
 	u64 val = 0;
 	int ret;
 
 	if (how & KTP_READ_USER)
-		ret = copy_from_user_nofault(&val, (void __user *)addr,
-					     how & KTP_T_SIZE);
+		ret = copy_from_user_nofault(&val, (void __user *)addr, size);
 	else
-		ret = copy_from_kernel_nofault(&val, (void *)addr,
-					       how & KTP_T_SIZE);
+		ret = copy_from_kernel_nofault(&val, (void *)addr, size);
 	if (ret) {
 		ctx->faults++;
 		return 0;
@@ -41,23 +41,34 @@ BPF_CALL_3(ktp_bpf_read, struct ktp_run_ctx *, ctx, unsigned long, addr,
 /* KTP's handler path: a probe here would only ever miss */
 NOKPROBE_SYMBOL(ktp_bpf_read);
 
-/* Compare the string at @addr (or $comm) with the literal @lit. */
+/*
+ * Compare the string at @addr (or $comm) with the literal @lit: a
+ * NUL-terminated string, or the bytes of a char array field.
+ */
 BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
 	   const char *, lit, u32, how)
 {
+	unsigned int len = (how >> KTP_STR_LEN_SHIFT) & (KTP_EXPR_STR_MAX - 1);
 	char buf[KTP_EXPR_STR_MAX];
 	bool match;
+	long ret;
 
 	if (how & KTP_STR_COMM) {
 		/* as $comm fetches it: no task_lock() in a probe */
 		memcpy(buf, current->comm, TASK_COMM_LEN);
 		buf[TASK_COMM_LEN - 1] = '\0';
-	} else if (strncpy_from_kernel_nofault(buf, (void *)addr,
-					       sizeof(buf)) < 0) {
-		ctx->faults++;
-		return 0;
+	} else {
+		if (len)
+			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
+		else
+			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
+							  sizeof(buf));
+		if (ret < 0) {
+			ctx->faults++;
+			return 0;
+		}
+		buf[len ?: sizeof(buf) - 1] = '\0';
 	}
-	buf[sizeof(buf) - 1] = '\0';
 	if ((how & KTP_STR_OPS) == KTP_STR_GLOB)
 		return glob_match(lit, buf);
 	match = !strcmp(buf, lit);

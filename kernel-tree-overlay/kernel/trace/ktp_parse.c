@@ -679,6 +679,7 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 					struct ktp_node *l, struct ktp_node *r,
 					const char *at)
 {
+	struct ftrace_event_field *field;
 	struct ktp_node *n;
 
 	if (op == KTP_OP_EQ || op == KTP_OP_NE) {
@@ -698,12 +699,56 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 		   KTP_STR_NE : KTP_STR_GLOB;
 	if (l->op == KTP_OP_COMM)
 		n->param |= KTP_STR_COMM;
+	/* a char array field ends where it does, NUL or not, as in filters */
+	field = l->op == KTP_OP_FIELD ? (void *)(unsigned long)l->val : NULL;
+	if (field && field->filter_type == FILTER_STATIC_STRING)
+		n->param |= min(field->size, KTP_EXPR_STR_MAX - 1) <<
+			    KTP_STR_LEN_SHIFT;
 	n->l = l;
 	n->val = r->val;
 	return n;
 bad:
 	ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 	return NULL;
+}
+
+static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
+					struct ktp_node *l, struct ktp_node *r,
+					const char *at);
+
+/*
+ * A TYPE * plus or minus an integer, as C has it: the integer counts
+ * TYPEs, and the result is a TYPE * still. The difference of two
+ * pointers counts the TYPEs of the first between them.
+ */
+static struct ktp_node *ktp_pointer_node(struct ktp_compiler *c, int op,
+					 struct ktp_node *l, struct ktp_node *r,
+					 const char *at)
+{
+	bool diff = l->type & r->type & KTP_T_PTR;
+	struct ktp_node *size = NULL, *n;
+
+	if (!(l->type & KTP_T_PTR))
+		swap(l, r);
+	if ((l->type & KTP_T_SIZE) > 1) {
+		size = ktp_const(c, l->type & KTP_T_SIZE, KTP_T_S64, at);
+		if (!size)
+			return NULL;
+	}
+	if (size && !diff) {
+		r = ktp_binary_node(c, KTP_OP_MUL, r, size, at);
+		if (!r)
+			return NULL;
+	}
+	n = ktp_node(c, op, diff ? KTP_T_S64 : l->type, at);
+	if (!n)
+		return NULL;
+	n->l = l;
+	n->r = r;
+	n = ktp_fold(c, n);
+	if (n && size && diff)
+		n = ktp_binary_node(c, KTP_OP_DIV, n, size, at);
+	return n;
 }
 
 static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
@@ -715,6 +760,10 @@ static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
 
 	if ((l->type | r->type) & KTP_T_STR || op == KTP_OP_STRCMP)
 		return ktp_string_node(c, op, l, r, at);
+	/* pointer arithmetic, as in C; a pointer used otherwise is a u64 */
+	if ((op == KTP_OP_ADD && (l->type ^ r->type) & KTP_T_PTR) ||
+	    (op == KTP_OP_SUB && l->type & KTP_T_PTR))
+		return ktp_pointer_node(c, op, l, r, at);
 
 	switch (op) {
 	case KTP_OP_SHL:
