@@ -49,7 +49,8 @@ stamp "debug kernel VM finished"
 rc=0
 judge_run check > "$LOGS/results.txt" || rc=1
 python3 "$TOP/harness/upstream-compare.py" --patched "$LOGS/check-upstream.log" \
-	--unpatched "$LOGS/unpatched-upstream.log" > "$LOGS/results-upstream.txt" || rc=1
+	--unpatched "$LOGS/unpatched-upstream.log" --fixed "$TOP/harness/upstream-fixed" \
+	--testdir "$SRC/tools/testing/selftests/ftrace/test.d" > "$LOGS/results-upstream.txt" || rc=1
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=1
 say "total $(( $(date +%s) - t0 ))s"
 echo "== test kernel"
