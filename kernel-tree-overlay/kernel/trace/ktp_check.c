@@ -15,8 +15,9 @@
  *    64-bit immediate;
  *  - no register and no stack slot is read before it is written on
  *    every path to the instruction;
- *  - loads only from the context, the pt_regs, the saved $argN, the
- *    event record and the stack, at offsets inside each; nofault loads
+ *  - loads only from the context, the pt_regs (of a "p" or "r" probe),
+ *    the saved $argN, the event record (of an "e" probe, where its
+ *    fields are) and the stack, at offsets inside each; nofault loads
  *    (BPF_PROBE_MEM, which read 0 where they would fault) from any
  *    address a register holds;
  *  - stores only to the stack, inside aux->stack_depth <= MAX_BPF_STACK,
@@ -156,15 +157,12 @@ static int ktp_check_load(const struct ktp_checker *k,
 	case KTP_K_CTX:
 		if (size != 8)
 			return -1;
-		/* a "t" probe's: no registers, no record */
-		if (k->lim->tpoint && (off == offsetof(struct ktp_run_ctx, regs) ||
-				       off == offsetof(struct ktp_run_ctx, rec)))
-			return -1;
+		/* the registers and the record of the probes that have them */
 		switch (off) {
 		case offsetof(struct ktp_run_ctx, regs):
-			return KTP_K_REGS;
+			return k->lim->regs ? KTP_K_REGS : -1;
 		case offsetof(struct ktp_run_ctx, rec):
-			return KTP_K_REC;
+			return k->lim->rec_size ? KTP_K_REC : -1;
 		case offsetof(struct ktp_run_ctx, entry):
 			return KTP_K_ENTRY;
 		case offsetof(struct ktp_run_ctx, vals):
@@ -177,8 +175,7 @@ static int ktp_check_load(const struct ktp_checker *k,
 		return end <= k->lim->nr_entry_args * sizeof(u64) ?
 		       KTP_K_SCALAR : -1;
 	case KTP_K_REC:
-		/* a field's offset in its event's record is a u16 */
-		return end <= U16_MAX + 1 ? KTP_K_SCALAR : -1;
+		return end <= k->lim->rec_size ? KTP_K_SCALAR : -1;
 	case KTP_K_FP:
 		slot = ktp_check_slot(k, off, size);
 		if (slot < 0 || !(st->stack & BIT_ULL(slot)))

@@ -360,6 +360,17 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	return fp;
 }
 
+/* The bytes of @event's record that its fields span */
+static u32 ktp_record_size(struct trace_event_call *event)
+{
+	struct ftrace_event_field *field;
+	u32 size = 0;
+
+	list_for_each_entry(field, trace_get_fields(event), link)
+		size = max_t(u32, size, field->offset + field->size);
+	return size;
+}
+
 /**
  * ktp_compiler_finish - make the program and free the compiler
  * @c: the compiler
@@ -387,6 +398,9 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
 
 	lim.stack_depth = c->stack_base +
 			  max(c->max_slot - KTP_NR_REG_SLOTS + 1, 0) * 8;
+	lim.regs = !(c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT));
+	lim.rec_size = c->env.flags & KTP_ENV_EVENT ?
+		       ktp_record_size(c->env.event) : 0;
 	lim.tpoint = c->env.flags & KTP_ENV_TPOINT;
 	lim.counters = c->env.counters;
 	lim.nr_vals = c->nr_vals;

@@ -99,6 +99,9 @@ struct ktp_prog {
  * @stack_depth: bytes of stack below R10 it may use (aux->stack_depth)
  * @nr_vals: how many u64 values of ktp_run_ctx.vals it may write
  * @nr_entry_args: how many u64s of ktp_run_ctx.entry it may read
+ * @rec_size: bytes of an "e" probe's event record it may read, where the
+ *	      event's fields are; 0 for the other probes, which have none
+ * @regs: it may read the registers of a "p" or "r" probe's hit
  * @tpoint: a "t" probe's program, see ktp_tpoint_prologue()
  * @counters: the only address a "t" probe's program may pass as
  *	      ktp_bpf_tp_false()'s second argument
@@ -107,6 +110,8 @@ struct ktp_check_limits {
 	u32			stack_depth;
 	u32			nr_vals;
 	u32			nr_entry_args;
+	u32			rec_size;
+	bool			regs;
 	bool			tpoint;
 	const void __percpu	*counters;
 };

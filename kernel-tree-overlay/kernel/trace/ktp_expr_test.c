@@ -912,7 +912,9 @@ struct ktp_check_case {
 #define KTP_NOFAULT_LOAD(dst, src, off) \
 	BPF_RAW_INSN(BPF_LDX | BPF_PROBE_MEM | BPF_DW, dst, src, off, 0)
 
-static const struct ktp_check_limits ktp_check_lim = { .stack_depth = 8, .nr_vals = 1 };
+static const struct ktp_check_limits ktp_check_lim = {
+	.stack_depth = 8, .nr_vals = 1, .regs = true,
+};
 
 /* Each of @cases is refused under @lim, at the instruction it names */
 static void ktp_expect_refused(struct kunit *test, const struct ktp_check_case *cases,
@@ -1050,6 +1052,42 @@ static void ktp_expr_check_access_test(struct kunit *test)
 	ktp_expect_refused(test, cases, ARRAY_SIZE(cases), &ktp_check_lim);
 }
 
+/* The registers and the record: only in the probes that have them */
+static void ktp_expr_check_context_test(struct kunit *test)
+{
+	static const struct ktp_check_case kprobe_cases[] = {
+		KTP_CHECK("load of the record in a p probe", 0, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+				      offsetof(struct ktp_run_ctx, rec)),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	static const struct ktp_check_case event_cases[] = {
+		KTP_CHECK("load of the registers in an e probe", 0, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+				      offsetof(struct ktp_run_ctx, regs)),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+		KTP_CHECK("load past the record's fields", 1, 3,
+			  BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+				      offsetof(struct ktp_run_ctx, rec)),
+			  BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 14), BPF_EXIT_INSN()),
+	};
+	static const struct ktp_check_limits event_lim = {
+		.stack_depth = 8, .nr_vals = 1, .rec_size = 16,
+	};
+	static const struct bpf_insn last_field[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
+			    offsetof(struct ktp_run_ctx, rec)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 12),
+		BPF_EXIT_INSN(),
+	};
+	u32 bad;
+
+	ktp_expect_refused(test, kprobe_cases, ARRAY_SIZE(kprobe_cases), &ktp_check_lim);
+	ktp_expect_refused(test, event_cases, ARRAY_SIZE(event_cases), &event_lim);
+	KUNIT_EXPECT_EQ(test, ktp_check_prog(last_field, ARRAY_SIZE(last_field),
+					     &event_lim, &bad), 0);
+}
+
 /* Nofault loads: from a register that holds something, at offset 0 */
 static void ktp_expr_check_nofault_test(struct kunit *test)
 {
@@ -1179,6 +1217,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_check_test),
 	KUNIT_CASE(ktp_expr_check_flow_test),
 	KUNIT_CASE(ktp_expr_check_access_test),
+	KUNIT_CASE(ktp_expr_check_context_test),
 	KUNIT_CASE(ktp_expr_check_nofault_test),
 	KUNIT_CASE(ktp_expr_check_tpoint_test),
 	KUNIT_CASE(ktp_expr_value_test),
