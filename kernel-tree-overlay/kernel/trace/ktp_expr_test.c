@@ -266,6 +266,10 @@ static const struct ktp_value_case ktp_value_cases[] = {
 	{ "(u64 *)%di - (u64 *)%ax", 12 },	/* (100 - 3) / 8 */
 	{ "*((u64 *)$stack + 2)", 1002 },
 	{ "*((u64 *)(8) + 1)", 0, 1 },		/* reads 16: faults */
+	{ "(u64)(u32 *)%di + 1", 101 },		/* no longer pointers */
+	{ "((u32 *)%di * 1) + 1", 101 },
+	{ "((u32 *)%di | 0) + 1", 101 },
+	{ "(1 ? (u32 *)%di : 0) + 1", 101 },
 	{ "0 && *(u64 *)(16)", 0, 0 },		/* short circuits skip reads */
 	{ "%ax > 5 && *(u64 *)(16)", 0, 0 },
 	{ "%ax < 5 || *(u64 *)(16)", 1, 0 },

@@ -102,13 +102,22 @@ static bool ktp_is_const(const struct ktp_node *n, u64 val)
 	return n && n->op == KTP_OP_CONST && n->val == val;
 }
 
+/*
+ * Whether @x can stand for a node of @type that only passes its value on:
+ * not if it is a pointer, which would bring C's pointer arithmetic along.
+ */
+static bool ktp_same_value(const struct ktp_node *x, int type)
+{
+	return !(x->type & KTP_T_PTR) && ktp_promote(x->type) == type;
+}
+
 /* @n's value as @type: a cast that emits nothing when only the type differs */
 static struct ktp_node *ktp_retype(struct ktp_compiler *c, struct ktp_node *n,
 				   int type)
 {
 	struct ktp_node *cast;
 
-	if (ktp_promote(n->type) == type)
+	if (ktp_same_value(n, type))
 		return n;
 	cast = ktp_node(c, KTP_OP_CAST, type, c->src + n->pos);
 	if (cast)
@@ -168,27 +177,27 @@ struct ktp_node *ktp_fold(struct ktp_compiler *c, struct ktp_node *n)
 	case KTP_OP_ADD:
 	case KTP_OP_OR:
 	case KTP_OP_XOR:
-		if (ktp_is_const(l, 0) && ktp_promote(r->type) == n->type)
+		if (ktp_is_const(l, 0) && ktp_same_value(r, n->type))
 			return r;
 		fallthrough;
 	case KTP_OP_SUB:
 	case KTP_OP_SHL:
 	case KTP_OP_SHR:
-		if (ktp_is_const(r, 0) && ktp_promote(l->type) == n->type)
+		if (ktp_is_const(r, 0) && ktp_same_value(l, n->type))
 			return l;
 		break;
 	case KTP_OP_MUL:
-		if (ktp_is_const(l, 1) && ktp_promote(r->type) == n->type)
+		if (ktp_is_const(l, 1) && ktp_same_value(r, n->type))
 			return r;
 		fallthrough;
 	case KTP_OP_DIV:
-		if (ktp_is_const(r, 1) && ktp_promote(l->type) == n->type)
+		if (ktp_is_const(r, 1) && ktp_same_value(l, n->type))
 			return l;
 		break;
 	case KTP_OP_CAST:
 		/* a cast to 64 bits of a value already 64-bit wide */
 		if (!(n->type & (KTP_T_PTR | KTP_T_STR)) &&
-		    (n->type & KTP_T_SIZE) == 8 && ktp_promote(l->type) == n->type)
+		    (n->type & KTP_T_SIZE) == 8 && ktp_same_value(l, n->type))
 			return l;
 		break;
 	}

@@ -699,7 +699,7 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 		   KTP_STR_NE : KTP_STR_GLOB;
 	if (l->op == KTP_OP_COMM)
 		n->param |= KTP_STR_COMM;
-	/* a char array field ends where it does, NUL or not, as in filters */
+	/* a char array field ends at its NUL or at its end */
 	field = l->op == KTP_OP_FIELD ? (void *)(unsigned long)l->val : NULL;
 	if (field && field->filter_type == FILTER_STATIC_STRING)
 		n->param |= min(field->size, KTP_EXPR_STR_MAX - 1) <<
