@@ -24,12 +24,19 @@
  *    and to the values of the fetch expressions;
  *  - calls only to KTP's helpers, with their arguments set and R1 the
  *    context (and a "t" probe's ktp_bpf_tp_false() its counters in R2);
+ *  - a division or modulo by a register only where a jump has tested it
+ *    against 0 (and, signed, against -1) on every path, as
+ *    ktp_gen_binary() does: the interpreter and the JIT would trap;
  *  - the program ends in EXIT with R0 set, and nothing falls off its end.
  *
  * A "t" probe's program starts with ktp_tpoint_prologue(), which puts its
  * context on the top of its stack (R6 points to it): the rest may not
  * touch those bytes, reads no registers and no record, and calls the
- * helpers of "t" probes as well.
+ * helpers of "t" probes as well, in the order a hit takes (enum ktp_hit):
+ * on every path, the condition, then ktp_bpf_tp_enter() and a test of what
+ * it returned, then the values (ctx->vals is NULL before) and
+ * ktp_bpf_tp_record(), or ktp_bpf_tp_false() instead of all that, before
+ * the exit. A hit entered and not recorded would stay entered.
  */
 #include <linux/filter.h>
 #include <linux/ptrace.h>
@@ -50,10 +57,22 @@ enum ktp_kind {
 	KTP_K_COUNTERS,		/* a "t" probe's counters, see lim->counters */
 };
 
+/* Where a "t" probe's program is in its hit */
+enum ktp_hit {
+	KTP_HIT_OUT,		/* not entered: its condition */
+	KTP_HIT_ASKED,		/* R0 is what ktp_bpf_tp_enter() returned */
+	KTP_HIT_IN,		/* entered: its values, then the record */
+	KTP_HIT_DONE,		/* recorded, counted false or missed: the exit */
+	KTP_HIT_MIXED,		/* where paths that disagree meet */
+};
+
 /* The state at the start of an instruction, met over all its paths */
 struct ktp_check_state {
 	bool	reached;
 	u8	kind[MAX_BPF_REG];
+	u8	hit;		/* enum ktp_hit, in a "t" probe's program */
+	u16	nonzero;	/* registers known not 0, bit N: RN */
+	u16	not_minus1;	/* registers known not -1 */
 	u64	stack;		/* stack slots written, bit N: fp - 8 * (N + 1) */
 };
 
@@ -116,6 +135,18 @@ static void ktp_check_flow(struct ktp_checker *k, u32 to,
 			st->kind[r] = KTP_K_SCALAR;
 	}
 	st->stack &= from->stack;
+	st->nonzero &= from->nonzero;
+	st->not_minus1 &= from->not_minus1;
+	if (st->hit != from->hit)
+		st->hit = KTP_HIT_MIXED;
+}
+
+/* Register @reg is written: it holds @kind, and nothing more is known */
+static void ktp_check_write(struct ktp_check_state *st, int reg, u8 kind)
+{
+	st->kind[reg] = kind;
+	st->nonzero &= ~BIT(reg);
+	st->not_minus1 &= ~BIT(reg);
 }
 
 /* A set register other than R10 */
@@ -166,6 +197,9 @@ static int ktp_check_load(const struct ktp_checker *k,
 		case offsetof(struct ktp_run_ctx, entry):
 			return KTP_K_ENTRY;
 		case offsetof(struct ktp_run_ctx, vals):
+			/* set by ktp_bpf_tp_enter() in a "t" probe's program */
+			if (k->lim->tpoint && st->hit != KTP_HIT_IN)
+				return -1;
 			return KTP_K_VALS;
 		}
 		return -1;
@@ -238,8 +272,8 @@ static bool ktp_check_alu(struct ktp_check_state *st,
 	case BPF_MOV:
 		if (x && !ktp_check_read(st, insn->src_reg))
 			return false;
-		st->kind[insn->dst_reg] = x && is64 ? st->kind[insn->src_reg] :
-					  KTP_K_SCALAR;
+		ktp_check_write(st, insn->dst_reg,
+				x && is64 ? st->kind[insn->src_reg] : KTP_K_SCALAR);
 		if (st->kind[insn->dst_reg] == KTP_K_FP)
 			return false;
 		return true;
@@ -253,8 +287,13 @@ static bool ktp_check_alu(struct ktp_check_state *st,
 		if (!ktp_check_read(st, insn->dst_reg) ||
 		    (x && !ktp_check_read(st, insn->src_reg)))
 			return false;
+		/* by a register: only one tested as ktp_gen_binary() does */
+		if (x && (op == BPF_DIV || op == BPF_MOD) &&
+		    (!(st->nonzero & BIT(insn->src_reg)) ||
+		     (insn->off && !(st->not_minus1 & BIT(insn->src_reg)))))
+			return false;
 		/* arithmetic on a pointer gives a number */
-		st->kind[insn->dst_reg] = KTP_K_SCALAR;
+		ktp_check_write(st, insn->dst_reg, KTP_K_SCALAR);
 		return true;
 	}
 	return false;
@@ -270,6 +309,30 @@ static u8 ktp_check_imm64(const struct ktp_checker *k,
 	    val == (__force unsigned long)k->lim->counters)
 		return KTP_K_COUNTERS;
 	return KTP_K_SCALAR;
+}
+
+/*
+ * A call in a "t" probe's program: the helpers of its hit each in their
+ * turn, the others in its condition or its values
+ */
+static bool ktp_check_hit_call(struct ktp_check_state *st, const void *func)
+{
+	u8 from = KTP_HIT_OUT, to;
+
+	if (func == ktp_bpf_tp_enter) {
+		to = KTP_HIT_ASKED;
+	} else if (func == ktp_bpf_tp_record) {
+		from = KTP_HIT_IN;
+		to = KTP_HIT_DONE;
+	} else if (func == ktp_bpf_tp_false) {
+		to = KTP_HIT_DONE;
+	} else {
+		return st->hit == KTP_HIT_OUT || st->hit == KTP_HIT_IN;
+	}
+	if (st->hit != from)
+		return false;
+	st->hit = to;
+	return true;
 }
 
 static bool ktp_check_call(const struct ktp_checker *k,
@@ -296,11 +359,43 @@ static bool ktp_check_call(const struct ktp_checker *k,
 	if (ktp_check_helpers[i].r2_kind &&
 	    st->kind[BPF_REG_2] != ktp_check_helpers[i].r2_kind)
 		return false;
+	if (k->lim->tpoint &&
+	    !ktp_check_hit_call(st, ktp_check_helpers[i].func))
+		return false;
 	/* helpers clobber R1-R5 and return a number in R0 */
 	for (r = BPF_REG_1; r <= BPF_REG_5; r++)
-		st->kind[r] = KTP_K_UNSET;
-	st->kind[BPF_REG_0] = KTP_K_SCALAR;
+		ktp_check_write(st, r, KTP_K_UNSET);
+	ktp_check_write(st, BPF_REG_0, KTP_K_SCALAR);
 	return true;
+}
+
+/*
+ * What a jump if a register is or is not 0 or -1 tells each way: the
+ * divisor tests of ktp_gen_binary(), and whether ktp_bpf_tp_enter()
+ * entered the hit.
+ */
+static void ktp_check_learn(const struct ktp_checker *k,
+			    const struct bpf_insn *insn,
+			    struct ktp_check_state *taken,
+			    struct ktp_check_state *fall)
+{
+	u8 op = BPF_OP(insn->code);
+	struct ktp_check_state *ne, *eq;
+
+	if (BPF_SRC(insn->code) != BPF_K || (op != BPF_JEQ && op != BPF_JNE))
+		return;
+	/* the way where the register is not the immediate, and the other */
+	ne = op == BPF_JNE ? taken : fall;
+	eq = op == BPF_JNE ? fall : taken;
+	if (insn->imm == 0)
+		ne->nonzero |= BIT(insn->dst_reg);
+	else if (insn->imm == -1)
+		ne->not_minus1 |= BIT(insn->dst_reg);
+	/* ktp_check_insn() let only a test of R0 with 0 through */
+	if (k->lim->tpoint && fall->hit == KTP_HIT_ASKED) {
+		ne->hit = KTP_HIT_IN;
+		eq->hit = KTP_HIT_DONE;		/* missed, and counted */
+	}
 }
 
 /* A jump's target, or -1 if it may not be taken */
@@ -320,6 +415,7 @@ static bool ktp_check_jmp(struct ktp_checker *k, u32 i,
 	const struct bpf_insn *insn = &k->insns[i];
 	u8 op = BPF_OP(insn->code);
 	bool x = BPF_SRC(insn->code) == BPF_X;
+	struct ktp_check_state taken;
 	int to;
 
 	switch (op) {
@@ -327,6 +423,8 @@ static bool ktp_check_jmp(struct ktp_checker *k, u32 i,
 		return !x && ktp_check_call(k, st, insn);
 	case BPF_EXIT:
 		*falls = false;
+		if (k->lim->tpoint && st->hit != KTP_HIT_DONE)
+			return false;
 		return !x && !insn->src_reg && !insn->dst_reg && !insn->off &&
 		       !insn->imm && ktp_check_read(st, BPF_REG_0);
 	case BPF_JA:
@@ -344,10 +442,20 @@ static bool ktp_check_jmp(struct ktp_checker *k, u32 i,
 		    (x && !ktp_check_read(st, insn->src_reg)) ||
 		    (!x && insn->src_reg))
 			return false;
-		ktp_check_flow(k, to, st);
+		taken = *st;
+		ktp_check_learn(k, insn, &taken, st);
+		ktp_check_flow(k, to, &taken);
 		return true;
 	}
 	return false;
+}
+
+/* After ktp_bpf_tp_enter(), the test of R0 with 0 */
+static bool ktp_check_enter_test(const struct bpf_insn *insn)
+{
+	return (insn->code == (BPF_JMP | BPF_JEQ | BPF_K) ||
+		insn->code == (BPF_JMP | BPF_JNE | BPF_K)) &&
+	       insn->dst_reg == BPF_REG_0 && !insn->imm;
 }
 
 /* Check instruction @i; false if it breaks a rule */
@@ -359,6 +467,8 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 
 	*falls = true;
 	if (insn->dst_reg > BPF_REG_FP || insn->src_reg > BPF_REG_FP)
+		return false;
+	if (st.hit == KTP_HIT_ASKED && !ktp_check_enter_test(insn))
 		return false;
 
 	switch (BPF_CLASS(insn->code)) {
@@ -377,7 +487,7 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 			    insn->src_reg >= BPF_REG_FP ||
 			    st.kind[insn->src_reg] == KTP_K_UNSET)
 				return false;
-			st.kind[insn->dst_reg] = KTP_K_SCALAR;
+			ktp_check_write(&st, insn->dst_reg, KTP_K_SCALAR);
 			break;
 		}
 		if (BPF_MODE(insn->code) != BPF_MEM || insn->imm ||
@@ -386,7 +496,7 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 		kind = ktp_check_load(k, &st, insn);
 		if (kind < 0)
 			return false;
-		st.kind[insn->dst_reg] = kind;
+		ktp_check_write(&st, insn->dst_reg, kind);
 		break;
 	case BPF_STX:
 		if (BPF_MODE(insn->code) != BPF_MEM || insn->imm ||
@@ -400,7 +510,7 @@ static bool ktp_check_insn(struct ktp_checker *k, u32 i, bool *falls)
 		    insn[1].code || insn[1].dst_reg || insn[1].src_reg ||
 		    insn[1].off)
 			return false;
-		st.kind[insn->dst_reg] = ktp_check_imm64(k, insn);
+		ktp_check_write(&st, insn->dst_reg, ktp_check_imm64(k, insn));
 		break;
 	default:
 		return false;
