@@ -1166,23 +1166,60 @@ static void ktp_expect_tpoint_refused(struct kunit *test,
 	}
 }
 
-/*
- * A "t" probe's program: the compiler's passes (ktp_compiler_finish()
- * checks it), and each rule of its own broken is refused
- */
+/* The counters a "t" probe's program is compiled with */
 static DEFINE_PER_CPU(u64, ktp_test_tp_counters);
 
+/* What the checker allows a "t" probe's program of two arguments */
+static const struct ktp_check_limits ktp_tpoint_lim = {
+	.stack_depth = KTP_TPOINT_CTX_SIZE + 8, .nr_vals = 1,
+	.nr_entry_args = 2, .tpoint = true,
+	.counters = &ktp_test_tp_counters,
+};
+
+/* A "t" probe's program as the compiler makes it passes the checker */
 static void ktp_expr_check_tpoint_test(struct kunit *test)
 {
 	const struct ktp_expr_env env = {
 		.flags = KTP_ENV_TPOINT, .nr_args = 2,
 		.counters = &ktp_test_tp_counters,
 	};
-	const struct ktp_check_limits lim = {
-		.stack_depth = KTP_TPOINT_CTX_SIZE + 8, .nr_vals = 1,
-		.nr_entry_args = 2, .tpoint = true,
-		.counters = &ktp_test_tp_counters,
-	};
+	struct ktp_expr_error err = {};
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	bool is_signed;
+
+	/* ktp_compiler_finish() checks the program */
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg2 == 39 && *(u64 *)($arg1 + 120) != 0",
+					       &err), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg1 + $arg2 * 3", 0, &is_signed, &err),
+			0);
+	kp = ktp_compiler_finish(c, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
+	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
+	ktp_prog_free(kp);
+
+	/* a "$argN" fetch argument the program copies: the checker takes it */
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg1 != 0", &err), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 3, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 0, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, c->nr_vals, 1);
+	kp = ktp_compiler_finish(c, false);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
+	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
+	ktp_prog_free(kp);
+}
+
+/*
+ * A "t" probe's program keeps to its prologue, its context and its own
+ * counters; its helpers are for it alone
+ */
+static void ktp_expr_check_tpoint_access_test(struct kunit *test)
+{
 	const u64 other = (__force unsigned long)&ktp_test_tp_counters + 8;
 	const struct ktp_check_case cases[] = {
 		KTP_CHECK("store into the context on the stack", 1, 3,
@@ -1208,6 +1245,27 @@ static void ktp_expr_check_tpoint_test(struct kunit *test)
 			  BPF_LD_IMM64(BPF_REG_2, other),
 			  BPF_EMIT_CALL(ktp_bpf_tp_false),
 			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	const struct ktp_check_case no_prologue[] = {
+		KTP_CHECK("no prologue", 0, 2,
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+	const struct ktp_check_case plain[] = {
+		KTP_CHECK("a t probe's helper elsewhere", 0, 3,
+			  BPF_EMIT_CALL(ktp_bpf_tp_false),
+			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
+	};
+
+	ktp_expect_tpoint_refused(test, cases, ARRAY_SIZE(cases), &ktp_tpoint_lim);
+	ktp_expect_refused(test, no_prologue, ARRAY_SIZE(no_prologue),
+			   &ktp_tpoint_lim);
+	ktp_expect_refused(test, plain, ARRAY_SIZE(plain), &ktp_check_lim);
+}
+
+/* A "t" probe's program calls the helpers of a hit in their order */
+static void ktp_expr_check_tpoint_hit_test(struct kunit *test)
+{
+	const struct ktp_check_case cases[] = {
 		KTP_CHECK("exit before the hit is entered or counted false", 1, 2,
 			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
 		KTP_CHECK("values before the hit is entered", 0, 4,
@@ -1243,47 +1301,8 @@ static void ktp_expr_check_tpoint_test(struct kunit *test)
 			  BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
 			  BPF_EMIT_CALL(ktp_bpf_tp_record), BPF_EXIT_INSN()),
 	};
-	const struct ktp_check_case no_prologue[] = {
-		KTP_CHECK("no prologue", 0, 2,
-			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
-	};
-	const struct ktp_check_case plain[] = {
-		KTP_CHECK("a t probe's helper elsewhere", 0, 3,
-			  BPF_EMIT_CALL(ktp_bpf_tp_false),
-			  BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
-	};
-	struct ktp_expr_error err = {};
-	struct ktp_compiler *c;
-	struct ktp_prog *kp;
-	bool is_signed;
 
-	c = ktp_compiler_create(&env);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg2 == 39 && *(u64 *)($arg1 + 120) != 0",
-					       &err), 0);
-	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg1 + $arg2 * 3", 0, &is_signed, &err),
-			0);
-	kp = ktp_compiler_finish(c, false);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
-	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
-	ktp_prog_free(kp);
-
-	/* a "$argN" fetch argument the program copies: the checker takes it */
-	c = ktp_compiler_create(&env);
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg1 != 0", &err), 0);
-	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 2, 0), 0);
-	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 3, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 0, 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, c->nr_vals, 1);
-	kp = ktp_compiler_finish(c, false);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
-	KUNIT_EXPECT_EQ(test, kp->nr_entry_args, 2);
-	ktp_prog_free(kp);
-
-	ktp_expect_tpoint_refused(test, cases, ARRAY_SIZE(cases), &lim);
-	ktp_expect_refused(test, no_prologue, ARRAY_SIZE(no_prologue), &lim);
-	ktp_expect_refused(test, plain, ARRAY_SIZE(plain), &ktp_check_lim);
+	ktp_expect_tpoint_refused(test, cases, ARRAY_SIZE(cases), &ktp_tpoint_lim);
 }
 
 static struct kunit_case ktp_expr_test_cases[] = {
@@ -1295,6 +1314,8 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_check_context_test),
 	KUNIT_CASE(ktp_expr_check_nofault_test),
 	KUNIT_CASE(ktp_expr_check_tpoint_test),
+	KUNIT_CASE(ktp_expr_check_tpoint_access_test),
+	KUNIT_CASE(ktp_expr_check_tpoint_hit_test),
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_nofault_test),
 	KUNIT_CASE(ktp_expr_error_test),

@@ -163,11 +163,12 @@ int ktp_event_reg(struct trace_event_call *event, enum trace_reg type,
 	return trace_probe_event_reg(event, type, data, ktp_enable, ktp_disable);
 }
 
+/* Free a probe that is not registered; @tk may be NULL or an error. */
 static void ktp_free(struct trace_ktp *tk)
 {
 	int i;
 
-	if (!tk)
+	if (IS_ERR_OR_NULL(tk))
 		return;
 	if (tk->exprs) {
 		for (i = 0; i < tk->tp.nr_args; i++)
@@ -187,30 +188,26 @@ static void ktp_free(struct trace_ktp *tk)
 	kfree(tk);
 }
 
+DEFINE_FREE(ktp_free, struct trace_ktp *, ktp_free(_T))
+
 /* The probe, with its kprobe or event yet to be filled in. */
 static struct trace_ktp *ktp_alloc(const char *group, const char *event,
 				   int nargs)
 {
-	struct trace_ktp *tk;
-	int ret = -ENOMEM;
+	struct trace_ktp *tk __free(ktp_free) = NULL;
+	int ret;
 
 	tk = kzalloc(struct_size(tk, tp.args, nargs), GFP_KERNEL);
 	if (!tk)
-		return ERR_PTR(ret);
-
+		return ERR_PTR(-ENOMEM);
 	tk->counters = alloc_percpu(struct ktp_counters);
 	if (!tk->counters)
-		goto error;
-
+		return ERR_PTR(-ENOMEM);
 	ret = trace_probe_init(&tk->tp, event, group, false, nargs);
 	if (ret < 0)
-		goto error;
-
+		return ERR_PTR(ret);
 	dyn_event_init(&tk->devent, &ktp_dyn_ops);
-	return tk;
-error:
-	ktp_free(tk);
-	return ERR_PTR(ret);
+	return_ptr(tk);
 }
 
 static int ktp_set_kprobe(struct trace_ktp *tk, void *addr,
@@ -642,7 +639,7 @@ static int __ktp_create(int argc, const char *argv[])
 	char gbuf[MAX_EVENT_NAME_LEN], buf[MAX_EVENT_NAME_LEN];
 	struct ktp_target t = { .type = argv[0][0] };
 	int nargs, nfetch, cond_idx = 0, ret;
-	struct trace_ktp *tk = NULL;
+	struct trace_ktp *tk __free(ktp_free) = NULL;
 
 	trace_probe_log_init("trace_ktp", argc, argv);
 
@@ -686,19 +683,16 @@ static int __ktp_create(int argc, const char *argv[])
 		event = ktp_default_event_name(&t, buf);
 
 	tk = ktp_alloc(group, event, nargs);
-	if (IS_ERR(tk)) {
-		ret = PTR_ERR(tk);
-		tk = NULL;
+	ret = PTR_ERR_OR_ZERO(tk);
+	if (ret)
 		goto out;
-	}
 	ret = ktp_build(tk, &t, nfetch, argv, cond_idx, argc, &ctx);
 	if (ret)
-		goto error;
+		goto out;
 
 	ret = ktp_register(tk);
-	if (ret)
-		goto error;
-	tk = NULL;
+	if (!ret)
+		tk = NULL;	/* registered: the dynamic event list has it */
 out:
 	traceprobe_finish_parse(&ctx);
 	trace_probe_log_clear();
@@ -707,9 +701,6 @@ out:
 
 parse_error:
 	ret = -EINVAL;
-error:
-	ktp_free(tk);
-	tk = NULL;
 	goto out;
 }
 
