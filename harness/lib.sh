@@ -13,6 +13,12 @@ JOBS=${KTP_JOBS:-$(nproc)}
 SMP=${KTP_SMP:-2}
 
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
+# Paths under build/ enter ccache's hash relative to the object directory,
+# so a tree laid out as build/X/linux with build/X/kernel shares the cache
+# of build/linux and build/kernel: the bisect's unpatched base compiles
+# from the test kernel's objects wherever the preprocessed source is the
+# same (static-checks.sh).
+export CCACHE_BASEDIR=$BUILD
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-KTP Developers}
 export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ktp@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME

@@ -10,11 +10,12 @@
 #   - every patch but the last builds on its own (the last is the kernel
 #     just built), and so does the unpatched base, which then runs
 #     upstream's ftrace selftests (boot.sh upstream).
+# [Ns] after a step: seconds since the script started.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 W1OUT=$BUILD/kernel-w1
-BISECT_OUT=$BUILD/kernel-bisect
+BISECT_OUT=$BUILD/bisect/kernel
 fail=0
 
 # checkpatch
@@ -27,7 +28,7 @@ for p in "$SERIES_OUT"/[0-9]*.patch; do
 		fail=1
 	fi
 done
-[ $fail = 0 ] && say "checkpatch ${cp_opts[*]}: every patch clean"
+[ $fail = 0 ] && say "checkpatch ${cp_opts[*]}: every patch clean [${SECONDS}s]"
 
 mapfile -t added < <(git -C "$SRC" diff --diff-filter=A --name-only ktp-base ktp)
 
@@ -41,7 +42,7 @@ for f in "${added[@]}"; do
 	*) grep -q '@' <<<"$m" || { echo "MAINTAINERS: nobody maintains $f" >&2; fail=1; } ;;
 	esac
 done
-[ $fail = 0 ] && say "MAINTAINERS: every one of ${#added[@]} new files has a maintainer"
+[ $fail = 0 ] && say "MAINTAINERS: every one of ${#added[@]} new files has a maintainer [${SECONDS}s]"
 mapfile -t touched < <(git -C "$SRC" diff --name-only ktp-base ktp)
 new_c=() new_doc=() w1_objs=()
 for f in "${added[@]}"; do
@@ -76,7 +77,7 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		echo "W=1: warnings in files the series touches (${LOGS#$TOP/}/w1.log)" >&2
 		fail=1
 	else
-		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt)"
+		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt) [${SECONDS}s]"
 	fi
 fi
 # sparse on every C file the series adds or changes that this kernel
@@ -88,7 +89,7 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		echo "sparse: warnings on lines the series added (${LOGS#$TOP/}/sparse.log)" >&2
 		fail=1
 	else
-		say "sparse: no warning on the series' lines of ${w1_objs[*]}"
+		say "sparse: no warning on the series' lines of ${w1_objs[*]} [${SECONDS}s]"
 	fi
 fi
 
@@ -99,7 +100,7 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 		echo "kernel-doc: warnings" >&2
 		fail=1
 	else
-		say "kernel-doc -Wall: clean on ${#new_doc[@]} files"
+		say "kernel-doc -Wall: clean on ${#new_doc[@]} files [${SECONDS}s]"
 	fi
 fi
 
@@ -107,8 +108,11 @@ fi
 # base itself, with the same configuration: the unpatched kernel, on which
 # upstream's ftrace selftests run (in the background) for make check to
 # compare with the patched kernel's run (harness/upstream-compare.py).
+# The tree and its objects are build/bisect/linux and build/bisect/kernel,
+# the layout of build/linux and build/kernel, so ccache (CCACHE_BASEDIR in
+# lib.sh) serves the base every object the patches leave unchanged.
 commits=$(git -C "$SRC" rev-list --reverse ktp-base..ktp~1 2>/dev/null || true)
-bisect_tree=$BUILD/linux-bisect
+bisect_tree=$BUILD/bisect/linux
 [ -d "$bisect_tree" ] || git -C "$SRC" worktree add -q --detach "$bisect_tree" ktp-base
 mkdir -p "$BISECT_OUT"
 cp "$KOUT/.config" "$BISECT_OUT/.config"
@@ -116,6 +120,7 @@ git -C "$bisect_tree" checkout -q --detach ktp-base
 upstream_pid=
 if kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
 	cp "$BISECT_OUT/arch/x86/boot/bzImage" "$BUILD/unpatched-bzImage"
+	say "bisect: the unpatched base built [${SECONDS}s]"
 	install_modules "$bisect_tree" "$BISECT_OUT" >> "$LOGS/bisect.log" 2>&1 ||
 		die "bisect: the unpatched base's modules do not build"
 	rm -f "$BUILD/unpatched-modules.cpio"
@@ -140,7 +145,7 @@ if [ -n "$commits" ] && [ $fail = 0 ]; then
 			break
 		fi
 	done
-	[ $fail = 0 ] && say "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own"
+	[ $fail = 0 ] && say "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own [${SECONDS}s]"
 fi
 if [ -n "$upstream_pid" ]; then
 	wait "$upstream_pid" || fail=1

@@ -7,6 +7,7 @@
 #     changes: no report on a line the series added (a new file is all
 #     added);
 #   - make htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning.
+# [Ns] after a step: seconds since the script started.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -36,7 +37,7 @@ if [ ${#cfiles[@]} -gt 0 ]; then
 		echo "coccicheck: reports on lines the series added (${LOGS#$TOP/}/coccicheck.log)" >&2
 		fail=1
 	else
-		say "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files"
+		say "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files [${SECONDS}s]"
 	fi
 fi
 
@@ -57,7 +58,7 @@ elif [ ! -f "$DOCS_OUT/Documentation/output/trace/ktp.html" ]; then
 	echo "htmldocs: no trace/ktp.html" >&2
 	fail=1
 else
-	say "htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning"
+	say "htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning [${SECONDS}s]"
 fi
 
 [ $fail = 0 ] || die "subsystem checks failed"
