@@ -4,9 +4,10 @@
 # make check: from a fresh machine to a judged test run. Two kernels are
 # built and tested: the test kernel and the debug kernel (KASAN, kmemleak,
 # lockdep, UBSAN, ...: harness/debug-kernel.sh). QEMU runs single-threaded
-# TCG, so the debug kernel's run (the longest part) goes on one core, in
-# the background, while the test kernel's run and then the static checks
-# go on. The test kernel also runs upstream's ftrace selftests, and the
+# TCG, so the debug kernel's two runs (its longest part: two VMs,
+# harness/debug-kernel.sh) go on in the background, while the test
+# kernel's run and then the static checks go on: at most four QEMUs and
+# builds share the two cores. The test kernel also runs upstream's ftrace selftests, and the
 # static checks run them on the unpatched kernel: each must end as there
 # (harness/upstream-compare.py). After them, coccicheck and htmldocs
 # (harness/subsystem-checks.sh). The last line is the test count of all
@@ -28,7 +29,7 @@ stamp "kernel built"
 stamp "debug kernel built"
 "$TOP/harness/initramfs.sh"
 
-# The debug kernel's run, in the background in a process group of its
+# The debug kernel's runs, in the background in a process group of its
 # own, so that an early exit can stop it.
 setsid "$TOP/harness/debug-kernel.sh" boot > "$LOGS/debug-boot.out" 2>&1 &
 debug_pid=$!

@@ -112,6 +112,8 @@ def main():
     ap.add_argument('--kselftest', required=True)
     ap.add_argument('--qemu-rc', required=True)
     ap.add_argument('--smp', type=int, required=True)
+    ap.add_argument('--no-kunit', action='store_true',
+                    help='the run had KUnit off (kunit.enable=0)')
     ap.add_argument('--expected-skips',
                     help='file of "description-prefix<TAB>reason" lines')
     ap.add_argument('--require', action='append', default=[],
@@ -150,7 +152,13 @@ def main():
         m = REPORTS.search(line)
         if m and not (asked and m.group(1) == 'Call Trace:'):
             problems.append('kernel report: ' + TIMESTAMP.sub('', line).strip())
-    kunit.finish()
+    if args.no_kunit:
+        if kunit.passed + kunit.failed + len(kunit.skips):
+            problems.append('KUnit ran, but the run was to have it off')
+        kunit.errors.clear()
+        kunit.plans.clear()
+    else:
+        kunit.finish()
     if not any('cpus=' in l for l in console):
         problems.append('the guest never reached /init')
     if not any('KTP-HARNESS: done' in l for l in console):
