@@ -138,7 +138,8 @@ fi
 if [ -n "$commits" ] && [ $fail = 0 ]; then
 	for c in $commits; do
 		git -C "$bisect_tree" checkout -q --detach "$c"
-		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
+		# vmlinux: the whole link, without bzImage's compression
+		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig vmlinux > "$LOGS/bisect.log" 2>&1; then
 			tail -20 "$LOGS/bisect.log" >&2
 			echo "bisect: $(git -C "$SRC" log -1 --format=%s "$c") does not build on its own" >&2
 			fail=1
