@@ -7,9 +7,9 @@
 # TCG, so the debug kernel's two runs (its longest part: two VMs,
 # harness/debug-kernel.sh) go on in the background, while the test
 # kernel's run and then the static checks go on: at most four QEMUs and
-# builds share the two cores. The test kernel also runs upstream's ftrace selftests, and the
-# static checks run them on the unpatched kernel: each must end as there
-# (harness/upstream-compare.py). After them, coccicheck and htmldocs
+# builds share the two cores. The test kernel also runs upstream's
+# ftrace selftests, and the static checks run them on the unpatched
+# kernel: each must end as there (harness/upstream-compare.py). After them, coccicheck and htmldocs
 # (harness/subsystem-checks.sh). The last line is the test count of all
 # of it, `N passed, N failed`.
 set -euo pipefail
@@ -61,13 +61,7 @@ cat "$LOGS/results-debug.txt"
 echo "== upstream's ftrace selftests, patched and unpatched kernel"
 cat "$LOGS/results-upstream.txt"
 [ $static = 0 ] || { echo "FAIL: static checks (see above)"; rc=1; }
-# the sum of both runs' last lines, the static checks one more test
-tail -qn1 "$LOGS/results.txt" "$LOGS/results-debug.txt" "$LOGS/results-upstream.txt" | awk -v static=$static '
-	{ p += $1; f += $3; s += $5 }
-	END {
-		if (static) f++; else p++
-		printf "%d passed, %d failed", p, f
-		if (s) printf ", %d skipped", s
-		printf "\n"
-	}'
+# the sum of the runs' last lines, the static checks one more test
+sum_results $((1 - static)) $static "$LOGS/results.txt" "$LOGS/results-debug.txt" \
+	"$LOGS/results-upstream.txt"
 exit $rc

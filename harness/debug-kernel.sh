@@ -55,28 +55,21 @@ boot)
 judge)
 	rc=0
 	echo "== every kselftest but the neighbour tests, kmemleak on (tag debug)"
-	judge_run debug --require "KTP-HARNESS: kmemleak scanned" > "$LOGS/results-debug-leak.txt" || rc=1
-	cat "$LOGS/results-debug-leak.txt"
+	judge_run debug --require "KTP-HARNESS: kmemleak scanned" |
+		tee "$LOGS/results-debug-leak.txt" || rc=1
 	echo "== the neighbour tests, kmemleak off (tag neighbours)"
-	judge_run neighbours --no-kunit > "$LOGS/results-debug-neighbours.txt" || rc=1
-	cat "$LOGS/results-debug-neighbours.txt"
+	judge_run neighbours --no-kunit | tee "$LOGS/results-debug-neighbours.txt" || rc=1
 	# between them, every test case of the installed KTP kselftests
 	want=$(find "$BUILD/initramfs/kselftest/ktp/test.d" -name '*.tc' | wc -l)
 	got=$({ cat "$LOGS/debug-kselftest.log" "$LOGS/neighbours-kselftest.log" 2> /dev/null || true; } |
 		tr -d '\r' | sed -n 's/^# 1\.\.\([0-9]*\)$/\1/p' | awk '{ n += $1 } END { print n + 0 }')
-	extra=0
+	missing=0
 	if [ "$got" != "$want" ]; then
 		echo "FAIL: the two runs planned $got KTP kselftests; there are $want"
-		extra=1
+		missing=1
 		rc=1
 	fi
-	tail -qn1 "$LOGS/results-debug-leak.txt" "$LOGS/results-debug-neighbours.txt" | awk -v extra=$extra '
-		{ p += $1; f += $3; s += $5 }
-		END {
-			printf "%d passed, %d failed", p, f + extra
-			if (s) printf ", %d skipped", s
-			printf "\n"
-		}'
+	sum_results 0 $missing "$LOGS/results-debug-leak.txt" "$LOGS/results-debug-neighbours.txt"
 	exit $rc
 	;;
 *)

@@ -46,6 +46,22 @@ install_modules() {
 			-u squash -g squash "$out/modules-root")
 }
 
+# sum_results PASSED FAILED FILE...: the sum of the FILEs' last lines,
+# each `N passed, N failed[, N skipped]` (results.py), with PASSED and
+# FAILED more tests, in that form
+sum_results() {
+	local passed=$1 failed=$2
+
+	shift 2
+	tail -qn1 "$@" | awk -v p="$passed" -v f="$failed" '
+		{ p += $1; f += $3; s += $5 }
+		END {
+			printf "%d passed, %d failed", p, f
+			if (s) printf ", %d skipped", s
+			printf "\n"
+		}'
+}
+
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo "== $*"; }
 

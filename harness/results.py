@@ -152,13 +152,10 @@ def main():
         m = REPORTS.search(line)
         if m and not (asked and m.group(1) == 'Call Trace:'):
             problems.append('kernel report: ' + TIMESTAMP.sub('', line).strip())
-    if args.no_kunit:
-        if kunit.passed + kunit.failed + len(kunit.skips):
-            problems.append('KUnit ran, but the run was to have it off')
-        kunit.errors.clear()
-        kunit.plans.clear()
-    else:
+    if not args.no_kunit:
         kunit.finish()
+    elif kunit.passed + kunit.failed + len(kunit.skips):
+        problems.append('KUnit ran, but the run was to have it off')
     if not any('cpus=' in l for l in console):
         problems.append('the guest never reached /init')
     if not any('KTP-HARNESS: done' in l for l in console):
