@@ -55,7 +55,8 @@ boot)
 judge)
 	rc=0
 	echo "== every kselftest but the neighbour tests, kmemleak on (tag debug)"
-	judge_run debug --require "KTP-HARNESS: kmemleak scanned" |
+	judge_run debug --require "KTP-HARNESS: kmemleak scanned" \
+		--expected-skips "$TOP/harness/expected-skips-jit-always-on" |
 		tee "$LOGS/results-debug-leak.txt" || rc=1
 	echo "== the neighbour tests, kmemleak off (tag neighbours)"
 	judge_run neighbours --no-kunit | tee "$LOGS/results-debug-neighbours.txt" || rc=1

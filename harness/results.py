@@ -114,8 +114,9 @@ def main():
     ap.add_argument('--smp', type=int, required=True)
     ap.add_argument('--no-kunit', action='store_true',
                     help='the run had KUnit off (kunit.enable=0)')
-    ap.add_argument('--expected-skips',
-                    help='file of "description-prefix<TAB>reason" lines')
+    ap.add_argument('--expected-skips', action='append', default=[],
+                    help='file of "description-prefix<TAB>reason" lines '
+                         '(more than one: all of their lines)')
     ap.add_argument('--require', action='append', default=[],
                     help='a line the console must have (e.g. a kmemleak scan)')
     args = ap.parse_args()
@@ -170,10 +171,10 @@ def main():
     ksft.finish()
 
     expected = []
-    if args.expected_skips:
-        with open(args.expected_skips) as f:
-            expected = [l.rstrip('\n').split('\t', 1) for l in f
-                        if l.strip() and not l.startswith('#')]
+    for path in args.expected_skips:
+        with open(path) as f:
+            expected += [l.rstrip('\n').split('\t', 1) for l in f
+                         if l.strip() and not l.startswith('#')]
     unexpected_skips = 0
     for t in (kunit, ksft):
         print('%-10s %d passed, %d failed, %d skipped'

@@ -3,6 +3,8 @@
 #
 # The static checks of `make check`, on the exported series and the
 # built tree (run after harness/build.sh and harness/series.sh):
+#   - no selftest negates a command ("! cmd") where set -e ignores it
+#     (harness/check-negations.py, on the project's own test.d),
 #   - checkpatch.pl with checkpatch.conf on every exported patch,
 #   - sparse (C=2) on the C files the series adds,
 #   - W=1: no warning in a file the series adds or changes,
@@ -17,6 +19,16 @@ source "$(dirname "$0")/lib.sh"
 W1OUT=$BUILD/kernel-w1
 BISECT_OUT=$BUILD/bisect/kernel
 fail=0
+
+# The selftests: set -e ignores a command negated with "!", which then
+# asserts nothing. The checker's self-test first; no build needed.
+if out=$("$TOP/harness/check-negations.py" --self-test) &&
+	out=$("$TOP/harness/check-negations.py" "$TOP/tools/testing/selftests/ktp/test.d"); then
+	say "$out [${SECONDS}s]"
+else
+	echo "$out" >&2
+	fail=1
+fi
 
 # checkpatch
 mapfile -t cp_opts < <(grep -v '^#' "$TOP/checkpatch.conf" | grep . | tr ' ' '\n')

@@ -69,6 +69,14 @@ echo 1 > events/exceptions/page_fault_user/enable
 row pagefault_user_record /ktp_bench pagefault 2048
 echo 0 > events/exceptions/page_fault_user/enable
 echo > trace
+# the trap events (patched kernel): a page fault is none of theirs, so
+# enabling one must not send page faults down the traced path
+if [ -e events/exceptions/trap_entry ]; then
+	echo 1 > events/exceptions/trap_entry/enable
+	row pagefault_trap_entry /ktp_bench pagefault 2048
+	echo 0 > events/exceptions/trap_entry/enable
+	echo > trace
+fi
 
 # definitions
 row define_kprobe /ktp_bench define kprobe_events "p:kd $fn a=%di:u64" -- \

@@ -51,6 +51,7 @@ ROWS = [
     ("ktp_evt_sys_enter_record", "KTP e on event raw_syscalls:sys_enter, recording", "call"),
     ("pagefault_off", "page fault, every event off", "abs"),
     ("pagefault_user_record", "page fault, page_fault_user recording", "abs"),
+    ("pagefault_trap_entry", "page fault, trap_entry enabled", "abs"),
     ("define_kprobe", "definition: kprobe_events", "abs"),
     ("define_kprobe_filter4", "definition: kprobe_events + 4-term filter", "abs"),
     ("define_ktp", "definition: KTP", "abs"),
@@ -96,6 +97,8 @@ def targets(u, p):
           lambda a, e: a <= e, added(p, "ktp_evt_sys_enter_false"), added(p, "sys_enter_false_filter")),
         t("pagefault_off", "<= unpatched + 2",
           lambda a, b: a <= b + 2, p.get("pagefault_off"), u.get("pagefault_off")),
+        t("pagefault_trap_entry", "<= unpatched + 2",
+          lambda a, b: a <= b + 2, p.get("pagefault_trap_entry"), u.get("pagefault_off")),
         t("define_ktp_cond10", "<= KTP definition + 20000",
           lambda a, b: a <= b + 20000, p.get("define_ktp_cond10"), p.get("define_ktp")),
     ]

@@ -35,8 +35,8 @@ static struct trace_event_call *ktp_get_event(const char *system,
 		if (call->flags & (TRACE_EVENT_FL_IGNORE_ENABLE |
 				   TRACE_EVENT_FL_UKPROBE |
 				   TRACE_EVENT_FL_EPROBE |
-				   TRACE_EVENT_FL_FPROBE) ||
-		    call->class->reg == ktp_event_reg)
+				   TRACE_EVENT_FL_FPROBE |
+				   TRACE_EVENT_FL_KTP))
 			return ERR_PTR(-EINVAL);
 		if (!trace_event_try_get_ref(call))
 			break;
@@ -183,6 +183,8 @@ int ktp_attach_event(struct trace_ktp *tk, struct trace_array *tr,
 	ret = trace_event_trigger_enable_disable(efile, 1);
 	if (ret < 0) {
 		list_del_rcu(&trigger->data.list);
+		/* the event failed to enable: take back its trigger mode */
+		trace_event_trigger_enable_disable(efile, 0);
 		ktp_trigger_free(&trigger->data);
 		return ret;
 	}

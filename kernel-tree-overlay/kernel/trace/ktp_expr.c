@@ -329,9 +329,11 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	/*
 	 * The exception fixup finds a JIT program's table through kallsyms,
 	 * which takes it only from a writer with CAP_BPF: without, the
-	 * interpreter runs it.
+	 * interpreter runs a program with nofault loads. (One without, as
+	 * a plain definition's, the JIT compiles for anyone.)
 	 */
-	if (!jit || !bpf_token_capable(NULL, CAP_BPF))
+	if (!jit ||
+	    (fp->aux->num_exentries && !bpf_token_capable(NULL, CAP_BPF)))
 		fp->jit_requested = 0;
 	/*
 	 * No tag: as the classic BPF programs bpf_prog_create() converts, a
@@ -353,7 +355,8 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	 * or a perf stack in the JIT code names it
 	 */
 	bpf_prog_kallsyms_add(fp);
-	if (WARN_ON_ONCE(fp->jited && !fp->aux->ksym.prog)) {
+	if (WARN_ON_ONCE(fp->jited && fp->aux->num_exentries &&
+			 !fp->aux->ksym.prog)) {
 		bpf_prog_free(fp);
 		return ERR_PTR(-EPERM);
 	}

@@ -148,7 +148,7 @@ struct ktp_compiler;
  * @field: a field of a trace event
  *
  * Return: true for a field of 1, 2, 4 or 8 bytes that is not an array;
- * what a "t" probe reads as $FIELD besides strings.
+ * what an "e" probe reads as $FIELD besides strings.
  */
 static inline bool ktp_field_is_int(const struct ftrace_event_field *field)
 {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for KTP's expression compiler: the parser, the hazards,
- * and a differential test holding the BPF JIT and the BPF interpreter to
+ * a differential test holding the BPF JIT and the BPF interpreter to
  * the reference evaluator, a walk of the unfolded tree, on random
- * expressions.
+ * expressions, and tables of expressions whose values gcc computes, an
+ * oracle independent of the compiler's own arithmetic.
  */
 #include <kunit/test.h>
 #include <linux/jiffies.h>
@@ -22,7 +23,7 @@
 
 /* ---- the reference evaluator ---- */
 
-/* The value of an event field, as "t" probes' fetch arguments read it */
+/* The value of an event field, as "e" probes' fetch arguments read it */
 static u64 ktp_read_field(struct ftrace_event_field *field, void *rec)
 {
 	struct fetch_insn code = { .data = field };
@@ -313,6 +314,739 @@ static void ktp_expr_value_test(struct kunit *test)
 		}
 	}
 }
+
+/* ---- the C compiler as the oracle ---- */
+
+/*
+ * The reference evaluator computes each operator with the compiler's own
+ * ktp_apply_op(), and constant folding does too: a mistake there (a
+ * promotion, a signedness, a shift, a division) is made alike by the
+ * programs and by their reference, and the other cases cannot see it.
+ * Here gcc is the oracle: each row of the tables below is one text that
+ * gcc compiles into the expected value and that KTP compiles, its names
+ * respelled (ktp_oracle_spell()), into a program. The rows keep to what
+ * C and KTP both define alike; the hazards C leaves undefined, and where
+ * KTP's rules are not C's, have their values from ktp.rst in
+ * ktp_oracle_hazard_cases[] and ktp_oracle_differ_cases[].
+ */
+struct ktp_oracle_case {
+	const char	*src;	/* C, with the names of ktp_oracle_terms[] */
+	u64		val;
+};
+
+/* A row: its text, and the value gcc gives it */
+#define KTP_C(e)	{ #e, (u64)(e) }
+
+/*
+ * The terms of the rows, as C sees them: the arguments are u64s in
+ * registers (ktp.rst), $arg6 points to ktp_oracle_data. The tables of
+ * rows over terms are built where @regs is the test's registers.
+ */
+#define ARG1		((u64)regs->di)
+#define ARG2		((u64)regs->si)
+#define ARG3		((u64)regs->dx)
+#define ARG4		((u64)regs->cx)
+#define ARG5		((u64)regs->r8)
+#define ARG6		((u64)regs->r9)
+#define REG_AX		((u64)regs->ax)
+#define REG_BX		((u64)regs->bx)
+
+/* and as KTP spells them */
+static const struct {
+	const char	*name;
+	const char	*ktp;
+} ktp_oracle_terms[] = {
+	{ "ARG1", "$arg1" }, { "ARG2", "$arg2" }, { "ARG3", "$arg3" },
+	{ "ARG4", "$arg4" }, { "ARG5", "$arg5" }, { "ARG6", "$arg6" },
+	{ "REG_AX", "%ax" }, { "REG_BX", "%bx" },
+};
+
+/* What $arg6 points to: the rows read it as *(TYPE *)(ARG6 + offset) */
+struct ktp_oracle_mem {
+	s64	s64v;		/* 0 */
+	u64	u64v;		/* 8 */
+	s32	s32v;		/* 16 */
+	u32	u32v;		/* 20 */
+	s16	s16v;		/* 24 */
+	u16	u16v;		/* 26 */
+	s8	s8v;		/* 28 */
+	u8	u8v;		/* 29 */
+	u8	zero;		/* 30: a 0 is read again (ktp_gen_read()) */
+	u8	pad;
+	s32	s32s[4];	/* 32 */
+};
+
+static_assert(offsetof(struct ktp_oracle_mem, u8v) == 29);
+static_assert(offsetof(struct ktp_oracle_mem, s32s) == 32);
+
+static const struct ktp_oracle_mem ktp_oracle_data = {
+	.s64v = -1234567890123LL,
+	.u64v = 0xfedcba9876543210ULL,
+	.s32v = S32_MIN,
+	.u32v = 0xfffffffe,
+	.s16v = -300,
+	.u16v = 0xfff0,
+	.s8v = -128,
+	.u8v = 200,
+	.s32s = { 10, -20, 30, -40 },
+};
+
+/* The KTP spelling of the name of @len characters at @s, or NULL */
+static const char *ktp_oracle_term(const char *s, size_t len)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ktp_oracle_terms); i++) {
+		if (strlen(ktp_oracle_terms[i].name) == len &&
+		    !strncmp(ktp_oracle_terms[i].name, s, len))
+			return ktp_oracle_terms[i].ktp;
+	}
+	return NULL;
+}
+
+/*
+ * ktp_oracle_spell - a row's text as KTP's
+ * @buf: where the KTP text goes
+ * @size: its size
+ * @c: the row's text
+ *
+ * Each name of ktp_oracle_terms[] becomes the term it stands for; the
+ * rest (numbers, character constants, type names, operators) is the same
+ * in both.
+ *
+ * Return: the number of terms, or -ENOSPC if @buf is too small.
+ */
+static int ktp_oracle_spell(char *buf, size_t size, const char *c)
+{
+	const char *p = c, *tok, *term;
+	size_t len = 0, n;
+	int terms = 0;
+
+	while (*p) {
+		tok = p++;
+		if (ktp_is_ident(*tok)) {
+			/* a name, or a number such as 0x1f or 10u */
+			while (ktp_is_ident(*p))
+				p++;
+		} else if (*tok == '\'') {
+			/* a character constant, whose quote may be escaped */
+			while (*p && *p != '\'')
+				p += p[0] == '\\' && p[1] ? 2 : 1;
+			if (*p)
+				p++;
+		}
+		n = p - tok;
+		term = isdigit(*tok) ? NULL : ktp_oracle_term(tok, n);
+		if (term) {
+			tok = term;
+			n = strlen(term);
+			terms++;
+		}
+		if (len + n >= size)
+			return -ENOSPC;
+		memcpy(buf + len, tok, n);
+		len += n;
+	}
+	buf[len] = '\0';
+	return terms;
+}
+
+/* Whether the tree of @n reads anything the probe has */
+static bool ktp_oracle_has_term(const struct ktp_node *n)
+{
+	if (!n)
+		return false;
+	switch (n->op) {
+	case KTP_OP_REG:
+	case KTP_OP_ARG:
+	case KTP_OP_STACKP:
+	case KTP_OP_FIELD:
+	case KTP_OP_READ:
+	case KTP_OP_COMM:
+		return true;
+	}
+	return ktp_oracle_has_term(n->l) || ktp_oracle_has_term(n->r) ||
+	       ktp_oracle_has_term(n->c);
+}
+
+/*
+ * A row over constants folds to a program that reads nothing; a row over
+ * terms must not fold away, since its code is what it tests. False if
+ * @src does not parse.
+ */
+static bool ktp_oracle_tree(struct kunit *test, struct ktp_test_env *e,
+			    const char *src, bool has_terms)
+{
+	struct ktp_compiler *c = ktp_compiler_create(&e->env);
+	struct ktp_expr_error err;
+	struct ktp_node *n;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	n = ktp_parse(c, src, &err);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, n, "%s: error %d at %d", src, err.code,
+				  err.pos);
+	if (n)
+		KUNIT_EXPECT_EQ_MSG(test, ktp_oracle_has_term(n), has_terms, "%s: %s",
+				    has_terms ? "folded away" : "not folded", src);
+	ktp_compiler_destroy(c);
+	return !!n;
+}
+
+/* @oc through the reference evaluator, the interpreter and the JIT */
+static void ktp_oracle_check(struct kunit *test, struct ktp_test_env *e,
+			     const struct ktp_oracle_case *oc)
+{
+	struct ktp_expr_error err;
+	unsigned long faults;
+	char src[256];
+	int terms, jit;
+	u64 val;
+
+	terms = ktp_oracle_spell(src, sizeof(src), oc->src);
+	KUNIT_ASSERT_GE_MSG(test, terms, 0, "too long: %s", oc->src);
+	if (!ktp_oracle_tree(test, e, src, terms > 0))
+		return;
+
+	e->ctx.faults = 0;
+	KUNIT_ASSERT_EQ_MSG(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0,
+			    "%s: error %d at %d", src, err.code, err.pos);
+	KUNIT_EXPECT_EQ_MSG(test, val, oc->val, "reference: %s", src);
+	KUNIT_EXPECT_EQ_MSG(test, e->ctx.faults, 0UL, "reference faults: %s", src);
+	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
+		val = ktp_test_run(test, e, src, jit, &faults);
+		KUNIT_EXPECT_EQ_MSG(test, val, oc->val, "%s: %s",
+				    jit ? "jit" : "interp", src);
+		KUNIT_EXPECT_EQ_MSG(test, faults, 0UL, "%s faults: %s",
+				    jit ? "jit" : "interp", src);
+	}
+}
+
+/* Each of @n rows through each runtime: returns @n */
+static noinline_for_stack int ktp_oracle_run(struct kunit *test,
+					     struct ktp_test_env *e,
+					     const struct ktp_oracle_case *cases,
+					     int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ktp_oracle_check(test, e, &cases[i]);
+	return n;
+}
+
+/*
+ * Rows over constants, which KTP folds: C's int is 32 bits where KTP's
+ * constants are s64, so no int operation here leaves int's range, and a
+ * u32 (unsigned int in C) meets only 64-bit operands where its
+ * conversion would matter.
+ */
+static const struct ktp_oracle_case ktp_oracle_const_cases[] = {
+	/* arithmetic: C's precedence and associativity */
+	KTP_C(1 + 2 * 3),
+	KTP_C((1 + 2) * 3),
+	KTP_C(10 - 4 - 3),
+	KTP_C(64 / 4 / 2),
+	KTP_C(100 % 7),
+	KTP_C(-7 / 2),
+	KTP_C(-7 % 2),
+	KTP_C(7 / -2),
+	KTP_C(7 % -2),
+	KTP_C(-7 / -2),
+	KTP_C(-7 % -2),
+	KTP_C(-5 * -5),
+	KTP_C(-(3 - 10)),
+	/* 64-bit constants: a decimal one beyond int is a long in C */
+	KTP_C(2147483648 + 1),
+	KTP_C(4294967296 * 65536),
+	KTP_C(9223372036854775807 - 1),
+	KTP_C(-9223372036854775807 - 1),
+	KTP_C(9223372036854775807 / -2),
+	KTP_C(0x7fffffffffffffff % 1000),
+	KTP_C(0x123456789 * 0x10),
+	/* beyond S64_MAX: unsigned in both */
+	KTP_C(0x8000000000000000 / 3),
+	KTP_C(0x8000000000000000 % 7),
+	KTP_C(0xffffffffffffffff + 2),
+	KTP_C(0xffffffffffffffff * 0xffffffffffffffff),
+	KTP_C(18446744073709551615u / 10),
+	KTP_C(9223372036854775808u + 1),
+	KTP_C(-1 * 0x8000000000000000),
+	/* number syntax */
+	KTP_C(0x10 + 010 + 10),
+	KTP_C(0X1F),
+	KTP_C(0777 - 0x1ff),
+	KTP_C('a' + 1),
+	KTP_C('\n' * 2),
+	KTP_C('\\' - '\''),
+	KTP_C('"'),
+	KTP_C('\0' + '\t' + '\r'),
+	/* casts */
+	KTP_C((u8)255 + 1),
+	KTP_C((s8)-128 / -1),
+	KTP_C((s8)-128 * (s8)-128),
+	KTP_C((s8)200),
+	KTP_C((u8)(s8)-56),
+	KTP_C((u16)65535 + 1),
+	KTP_C((s16)65535),
+	KTP_C((s16)-32768 - 1),
+	KTP_C((u32)4294967295 + (s64)1),
+	KTP_C((u32)-2 / 2),
+	KTP_C((u32)-1 >> 4),
+	KTP_C((s32)4294967295),
+	KTP_C((s64)(s32)0x80000000),
+	KTP_C((u64)(u32)-1),
+	KTP_C((u64)(s8)-1),
+	KTP_C((u64)(u8)-1),
+	KTP_C((s64)(u16)-1),
+	KTP_C((s64)(u16)-1 * (u16)-1),
+	KTP_C((u64)(s16)-2 >> 60),
+	KTP_C((s64)0x8000000000000000 > 1),
+	KTP_C((u64)-7 / 2),
+	KTP_C((u64)-7 % 2),
+	/* signedness: unsigned if either operand is a u64 */
+	KTP_C((u32)-1 < (s64)0),
+	KTP_C((u32)1 - (s64)2),
+	KTP_C((s32)-1 < (u64)1),
+	KTP_C((s32)-1 + (u64)0),
+	KTP_C((s32)-1 < (s64)0),
+	KTP_C((s8)-1 == 255),
+	KTP_C((s8)-1 == -1),
+	KTP_C((u8)-1 == 255),
+	KTP_C((u8)-1 < 256),
+	KTP_C(-1 < 0),
+	KTP_C((u64)-1 < 0),
+	KTP_C(-1 < 0x7fffffffffffffff),
+	KTP_C(-1 < 0x8000000000000000),
+	KTP_C(-1 > 0xffffffffffffffff),
+	/* shifts */
+	KTP_C(1 << 30),
+	KTP_C(1 << (2 + 1)),
+	KTP_C((s64)1 << 40),
+	KTP_C((u64)1 << 63),
+	KTP_C((s64)1 << 62 >> 61),
+	KTP_C(-8 >> 1),
+	KTP_C((s64)-8 >> 63),
+	KTP_C((u64)-8 >> 60),
+	KTP_C(0x8000000000000000 >> 63),
+	KTP_C((s8)-128 >> 7),
+	KTP_C((u8)128 >> 7),
+	/* bitwise */
+	KTP_C(0xf0 & 0x3c),
+	KTP_C(0xf0 | 0x0f),
+	KTP_C(0xff ^ 0x0f),
+	KTP_C(~0),
+	KTP_C(~0xffffffffffffff00),
+	KTP_C(~(s8)-1),
+	KTP_C(~(u8)0),
+	KTP_C((1 | 2) ^ (3 & 6)),
+	KTP_C(0x123456789 & -4096),
+	KTP_C(-1 & 0xffffffffffffffff),
+	/* comparisons, logical operators, ?: */
+	KTP_C(3 <= 3),
+	KTP_C(3 >= 4),
+	KTP_C(5 != 5),
+	KTP_C(5 == 5),
+	KTP_C(2 > 1),
+	KTP_C(-2 <= -3),
+	KTP_C(-2 >= -3),
+	KTP_C(0x8000000000000000 > 1),
+	KTP_C(3 && 4),
+	KTP_C((2 > 3) || 0),
+	KTP_C(!0),
+	KTP_C(!7),
+	KTP_C((1 || 0) && 0),
+	KTP_C(1 ? 2 : 3),
+	KTP_C(0 ? 1 : 0 ? 2 : 3),
+	KTP_C(1 ? -1 : 0x8000000000000000),
+	KTP_C((1 ? -1 : 0x8000000000000000) > 0),
+	KTP_C((0 ? 0x8000000000000000 : -1) / 2),
+	KTP_C((1 ? (s8)-1 : (u8)1) < 0),
+};
+
+/*
+ * Rows over terms, whose code is generated: their tables are built at run
+ * time, where ARGn is a register of @e.
+ */
+
+/* Arithmetic on the arguments, u64s; immediates and registers alike */
+static noinline_for_stack int ktp_oracle_arith(struct kunit *test,
+					       struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C(ARG1 + ARG5 * 3),
+		KTP_C(ARG1 - ARG5 - 3),
+		KTP_C(ARG1 * ARG2),
+		KTP_C(ARG1 / ARG5),
+		KTP_C(ARG1 % ARG5),
+		KTP_C(ARG2 / ARG5),
+		KTP_C(ARG2 % 10),
+		KTP_C(ARG2 / 2),
+		KTP_C((s64)ARG2 / 2),
+		KTP_C((s64)ARG2 % 3),
+		KTP_C((s64)ARG2 % 10),
+		KTP_C((s64)ARG2 / (s64)ARG5),
+		KTP_C((s64)ARG1 / (s64)ARG2),
+		KTP_C((s64)ARG1 % (s64)ARG2),
+		KTP_C(ARG1 / -3),
+		KTP_C((s64)ARG1 / -3),
+		KTP_C((s64)ARG1 % -3),
+		KTP_C((s64)ARG1 / -1),
+		KTP_C((s64)ARG1 % -1),
+		KTP_C((s64)ARG4 / 1000000007),
+		KTP_C(ARG4 / 0x100000000),
+		KTP_C(ARG4 % 0x100000000),
+		KTP_C(-ARG1),
+		KTP_C(-(s64)ARG1),
+		KTP_C(~ARG1),
+		KTP_C(!ARG1),
+		KTP_C(!(ARG1 - 100)),
+		KTP_C(ARG3 * 2),
+		KTP_C(ARG3 - 1),
+		KTP_C((s64)ARG3 / 2),
+		KTP_C(ARG1 + 0x80000000),
+		KTP_C(ARG1 - 2147483648),
+		KTP_C(ARG1 + 2147483647),
+		KTP_C(REG_AX + 1),
+		KTP_C(REG_AX * REG_BX),
+		KTP_C(REG_BX - 4),
+		KTP_C((s64)REG_BX - 4),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
+/* Shifts, bitwise and logical operators, comparisons and ?: on arguments */
+static noinline_for_stack int ktp_oracle_bits(struct kunit *test,
+					      struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C(ARG1 << ARG5),
+		KTP_C(ARG1 << 57),
+		KTP_C((s64)ARG1 << 50),
+		KTP_C(1 << ARG5),
+		KTP_C(-256 >> ARG5),		/* the left operand's type */
+		KTP_C(ARG5 << ARG5),
+		KTP_C((s64)ARG2 >> 1),
+		KTP_C(ARG2 >> 1),
+		KTP_C((s64)ARG3 >> 63),
+		KTP_C(ARG3 >> 63),
+		KTP_C((s64)ARG3 >> ARG5),
+		KTP_C(ARG3 >> ARG5),
+		KTP_C(ARG4 >> 32),
+		KTP_C(ARG1 & ARG4),
+		KTP_C(ARG1 | ARG3),
+		KTP_C(ARG2 ^ ARG4),
+		KTP_C(ARG4 & 0xffff),
+		KTP_C(ARG4 & -16),
+		KTP_C(ARG4 & 0xffffffff),
+		KTP_C(ARG4 | 0x80000000),
+		KTP_C(ARG4 ^ -1),
+		KTP_C(ARG1 < 0x80000000),
+		KTP_C(ARG2 > 0x80000000),
+		KTP_C((s64)ARG2 > -2147483648),
+		KTP_C((s64)ARG2 < -2147483648),
+		KTP_C((s64)ARG2 < 0xffffffff),
+		KTP_C((s64)ARG3 < 0),
+		KTP_C(ARG2 < -4),
+		KTP_C(ARG2 == -5),
+		KTP_C((s64)ARG2 < ARG1),
+		KTP_C((s64)ARG2 < (s64)ARG1),
+		KTP_C(ARG1 <= 100),
+		KTP_C(ARG1 >= 101),
+		KTP_C(ARG1 != 100),
+		KTP_C(ARG1 > 99),
+		KTP_C(ARG1 - ARG5 == 93),
+		KTP_C(ARG1 && ARG5),
+		KTP_C(ARG1 && !ARG5),
+		KTP_C((ARG1 > 50) || (ARG2 < 3)),
+		KTP_C(!ARG1 || !ARG5),
+		KTP_C((ARG1 == 100) && (ARG5 == 7) && (ARG2 == -5)),
+		KTP_C((ARG1 != 100) || (ARG5 != 7)),
+		KTP_C(ARG1 > 50 ? ARG5 : ARG2),
+		KTP_C(ARG1 < 50 ? ARG5 : ARG2),
+		KTP_C((ARG5 ? -1 : ARG1) > 0),
+		KTP_C(((s64)ARG5 ? -1 : (s64)ARG1) > 0),
+		KTP_C(ARG5 > 7 ? 1 : ARG5 < 7 ? 2 : 3),
+		KTP_C((ARG1 & 4) ? ARG1 : 0),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
+/* Casts of the arguments, and promotions of what they make */
+static noinline_for_stack int ktp_oracle_casts(struct kunit *test,
+					       struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C((u8)ARG4),
+		KTP_C((s8)ARG4),
+		KTP_C((u16)ARG4),
+		KTP_C((s16)ARG4),
+		KTP_C((u32)ARG4),
+		KTP_C((s32)ARG4),
+		KTP_C((s64)ARG4),
+		KTP_C((u64)(s32)ARG4),
+		KTP_C((s64)(u32)ARG4),
+		KTP_C((u8)ARG4 + 1),
+		KTP_C((s8)ARG4 * 3),
+		KTP_C((s16)ARG4 * 2),
+		KTP_C((s32)ARG4 / 16),
+		KTP_C((u32)ARG4 / 16),
+		KTP_C((u32)ARG4 + ARG1),
+		KTP_C((u32)ARG4 * (s64)2),
+		KTP_C((s32)ARG4 * (s64)3),
+		KTP_C((u32)ARG4 >> 28),
+		KTP_C((s32)ARG4 >> 28),
+		KTP_C((s8)ARG4 >> 2),
+		KTP_C((u8)ARG4 << 4),
+		KTP_C((s16)ARG4 % 100),
+		KTP_C((u8)ARG2 == 251),
+		KTP_C((s8)ARG2 == -5),
+		KTP_C((s8)ARG5 - (u8)ARG2),
+		KTP_C((s8)(u8)ARG1),
+		KTP_C((s8)(ARG1 + 100)),
+		KTP_C((u8)(ARG1 * 3)),
+		KTP_C((u16)(ARG1 << 10)),
+		KTP_C((s16)(ARG1 * 400)),
+		KTP_C((u64)(s8)ARG2 >> 60),
+		KTP_C((s8)ARG2 < ARG5),
+		KTP_C((s8)ARG2 < (s64)ARG5),
+		KTP_C((s8)ARG2 / ARG5),
+		KTP_C((s32)ARG2 / (s64)ARG5),
+		KTP_C((s32)ARG4 / (s16)ARG5),
+		KTP_C((s16)ARG4 % (u8)ARG5),
+		KTP_C((u32)ARG4 % ARG5),
+		KTP_C((s32)ARG2 < 0),
+		KTP_C((u32)ARG2 - (s64)4294967296 < 0),
+		KTP_C((s32)REG_AX),
+		KTP_C((u32)REG_AX + (s64)1),
+		KTP_C((u16)REG_AX == 65535),
+		KTP_C(~(u16)ARG1),
+		KTP_C(-(u8)ARG1),
+		KTP_C(-(s16)ARG4),
+		KTP_C(!(u8)ARG3),
+		KTP_C((u8)ARG3 ? 1 : 2),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
+/* Reads of each type, at $arg6 and through pointer arithmetic */
+static noinline_for_stack int ktp_oracle_reads(struct kunit *test,
+					       struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C(*(s64 *)ARG6),
+		KTP_C(*(u64 *)(ARG6 + 8)),
+		KTP_C(*(s32 *)(ARG6 + 16)),
+		KTP_C(*(u32 *)(ARG6 + 20)),
+		KTP_C(*(s16 *)(ARG6 + 24)),
+		KTP_C(*(u16 *)(ARG6 + 26)),
+		KTP_C(*(s8 *)(ARG6 + 28)),
+		KTP_C(*(u8 *)(ARG6 + 29)),
+		KTP_C(*(u8 *)(ARG6 + 30)),
+		KTP_C(*(s8 *)(ARG6 + 15)),
+		KTP_C(*(u16 *)(ARG6 + 12)),
+		KTP_C(*(s32 *)(ARG6 + 12)),
+		KTP_C(*(u32 *)(ARG6 + 16)),
+		KTP_C(*(s16 *)(ARG6 + 26)),
+		KTP_C(*(u8 *)(ARG6 + 28)),
+		KTP_C(*(s64 *)(ARG6 + 8)),
+		KTP_C(*((s32 *)ARG6 + 8)),
+		KTP_C(*((s32 *)ARG6 + 9)),
+		KTP_C(*((s32 *)(ARG6 + 32) + 3)),
+		KTP_C(*((s16 *)ARG6 + 12)),
+		KTP_C(*((u8 *)ARG6 + 29)),
+		KTP_C(*((u64 *)ARG6 + 1)),
+		KTP_C(*((s32 *)ARG6 + ARG5 + 1)),
+		KTP_C(*(2 + (s32 *)ARG6 + 6)),
+		KTP_C(*((s32 *)ARG6 + 12 - ARG5 + 4)),
+		KTP_C((s32 *)(ARG6 + 40) - (s32 *)ARG6),
+		KTP_C((s64 *)ARG6 - (s64 *)(ARG6 + 24)),
+		KTP_C((u32 *)ARG1 + 1),
+		KTP_C((u16 *)ARG1 - 2),
+		KTP_C((u8 *)ARG1 + ARG5),
+		KTP_C(2 + (u16 *)ARG1),
+		KTP_C((u32 *)ARG1 < (u32 *)ARG2),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
+/* What is read, in arithmetic: promoted to s64 from each type */
+static noinline_for_stack int ktp_oracle_read_arith(struct kunit *test,
+						    struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C(*(s8 *)(ARG6 + 28) + *(u8 *)(ARG6 + 29)),
+		KTP_C(*(s16 *)(ARG6 + 24) * *(s8 *)(ARG6 + 28)),
+		KTP_C(*(u16 *)(ARG6 + 26) * 2),
+		KTP_C(*(u32 *)(ARG6 + 20) + ARG1),
+		KTP_C(*(u32 *)(ARG6 + 20) / 2),
+		KTP_C(*(u32 *)(ARG6 + 20) - (s64)4294967295 < 0),
+		KTP_C(*(u32 *)(ARG6 + 20) + (s64)2),
+		KTP_C((s64)*(s32 *)(ARG6 + 16) - 1),
+		KTP_C(-(s64)*(s32 *)(ARG6 + 16)),
+		KTP_C(*(s32 *)(ARG6 + 16) < (s64)*(u32 *)(ARG6 + 20)),
+		KTP_C(*(s64 *)ARG6 / *(s16 *)(ARG6 + 24)),
+		KTP_C(*(s64 *)ARG6 % *(s8 *)(ARG6 + 28)),
+		KTP_C(*(u64 *)(ARG6 + 8) % *(u16 *)(ARG6 + 26)),
+		KTP_C(*(u64 *)(ARG6 + 8) >> (*(u8 *)(ARG6 + 29) % 64)),
+		KTP_C(*(u8 *)(ARG6 + 30) || ARG1),
+		KTP_C(*(u8 *)(ARG6 + 30) && ARG1),
+		KTP_C(*(s8 *)(ARG6 + 28) < *(u8 *)(ARG6 + 29)),
+		KTP_C(ARG1 ? *(s16 *)(ARG6 + 24) : *(s64 *)ARG6),
+		KTP_C((u8)*(s16 *)(ARG6 + 24)),
+		KTP_C((s64)(s8)*(u16 *)(ARG6 + 26)),
+		KTP_C((u32)*(s64 *)ARG6),
+		KTP_C(*((s32 *)ARG6 + 10) * *((s32 *)ARG6 + 11)),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
+/*
+ * The hazards, which C leaves undefined: their values are KTP's, from
+ * ktp.rst ("Hazards have defined results: division and modulo by zero
+ * give 0; a shift by a count outside 0 to 63 gives 0 (all sign bits for
+ * a signed >>)"). A signed division by -1 cannot trap: it gives what it
+ * would without the trap, the negation and 0, as ktp_fold.c says
+ * (ktp.rst only says the register is tested for -1). Signed overflow,
+ * and a left shift of a negative value, wrap as the programs' 64-bit
+ * arithmetic does (BPF_ALU64); ktp.rst does not say so.
+ */
+static const struct ktp_oracle_case ktp_oracle_hazard_cases[] = {
+	{ "7 / 0", 0 },
+	{ "7 % 0", 0 },
+	{ "-7 / 0", 0 },
+	{ "(u64)7 % 0", 0 },
+	{ "ARG1 / 0", 0 },
+	{ "ARG1 % 0", 0 },
+	{ "ARG1 / (ARG5 - 7)", 0 },
+	{ "(s64)ARG1 % ((s64)ARG5 - 7)", 0 },
+	{ "*(s8 *)(ARG6 + 28) / *(u8 *)(ARG6 + 30)", 0 },
+	{ "(-9223372036854775807 - 1) / -1", 0x8000000000000000ULL },
+	{ "(-9223372036854775807 - 1) % -1", 0 },
+	{ "(s64)ARG3 / -1", 0x8000000000000000ULL },
+	{ "(s64)ARG3 % -1", 0 },
+	{ "(s64)ARG3 / ((s64)ARG5 - 8)", 0x8000000000000000ULL },
+	{ "(s64)ARG3 % ((s64)ARG5 - 8)", 0 },
+	{ "1 << 64", 0 },
+	{ "1 << 100", 0 },
+	{ "-8 >> 64", -1ULL },
+	{ "(u64)-8 >> 64", 0 },
+	{ "1 << -1", 0 },
+	{ "-1 >> -1", -1ULL },
+	{ "8 >> -1", 0 },
+	{ "ARG1 << 64", 0 },
+	{ "ARG1 << -1", 0 },
+	{ "ARG1 << ARG1", 0 },
+	{ "ARG1 << (ARG5 + 57)", 0 },
+	{ "ARG1 >> (s64)ARG2", 0 },
+	{ "ARG2 >> ARG1", 0 },
+	{ "(s64)ARG2 >> ARG1", -1ULL },
+	{ "(s64)ARG2 >> -1", -1ULL },
+	{ "(s64)ARG1 >> 64", 0 },
+	{ "(u8)ARG4 >> 70", 0 },		/* a u8 is an s64 >= 0 */
+	{ "(s8)ARG4 >> 70", -1ULL },
+	{ "9223372036854775807 + 1", 0x8000000000000000ULL },
+	{ "-(-9223372036854775807 - 1)", 0x8000000000000000ULL },
+	{ "(s64)ARG3 - 1", 0x7fffffffffffffffULL },
+	{ "(s64)ARG3 * -1", 0x8000000000000000ULL },
+	{ "-(s64)ARG3", 0x8000000000000000ULL },
+	{ "-1 << 3", -8ULL },
+	{ "(s64)-1 << ARG5", -128ULL },
+};
+
+/*
+ * Where KTP is not C (LP64, as the kernel is built): ktp.rst says an
+ * expression is "C on 64-bit values", an operand narrower than 64 bits
+ * is promoted to s64 (C: int, or unsigned int for a u32), a constant is
+ * an s64, or a u64 with a u suffix or beyond S64_MAX (C: int, then
+ * unsigned int for a hexadecimal one), and (char) is a cast, which
+ * ktp_parse.c makes an s8 (the kernel is built with -funsigned-char). The
+ * comments give what gcc would say; "UB": undefined in C.
+ */
+static const struct ktp_oracle_case ktp_oracle_differ_cases[] = {
+	{ "(s32)-1 < (u32)1", 1 },			/* C: 0 */
+	{ "(s32)-1 == (u32)-1", 0 },			/* C: 1 */
+	{ "(u32)1 - 2 < 0", 1 },			/* C: 0 */
+	{ "(u32)-1 + 1", 0x100000000ULL },		/* C: 0 */
+	{ "~(u32)0", -1ULL },				/* C: 0xffffffff */
+	{ "-(u32)1", -1ULL },				/* C: 0xffffffff */
+	{ "(0 ? (u32)1 : -1) < 0", 1 },			/* C: 0 */
+	{ "2147483647 + 1", 0x80000000ULL },		/* C: UB */
+	{ "(s32)0x7fffffff + 1", 0x80000000ULL },	/* C: UB */
+	{ "65536 * 65536", 0x100000000ULL },		/* C: UB */
+	{ "1 << 31", 0x80000000ULL },			/* C: S32_MIN */
+	{ "1 << 40", 0x10000000000ULL },		/* C: UB */
+	{ "(u8)1 << 40", 0x10000000000ULL },		/* C: UB */
+	{ "(u16)-1 * (u16)-1", 0xfffe0001ULL },		/* C: UB */
+	{ "0xffffffff + 1", 0x100000000ULL },		/* C: 0 */
+	{ "-0x80000000", -0x80000000ULL },		/* C: 0x80000000 */
+	{ "0x80000000 > -1", 1 },			/* C: 0 */
+	{ "5u - 6", -1ULL },				/* C: 0xffffffff */
+	{ "(char)200", -56ULL },			/* C: 200 */
+	{ "(char)ARG4 < 0", 1 },			/* C: 0 */
+	{ "(u32)ARG2 > -1", 1 },			/* C: 0 */
+	{ "(s32)ARG2 < (u32)ARG1", 1 },			/* C: 0 */
+	{ "(u32)ARG4 * 16", 0x9abcdef00ULL },		/* C: 0xabcdef00 */
+	{ "(u8)ARG4 << 24", 0xf0000000ULL },		/* C: UB */
+	{ "*(u32 *)(ARG6 + 20) + 2", 0x100000000ULL },	/* C: 0 */
+	{ "*(s32 *)(ARG6 + 16) - 1", -0x80000001ULL },	/* C: UB */
+	{ "-*(s32 *)(ARG6 + 16)", 0x80000000ULL },	/* C: UB */
+	{ "*(s32 *)(ARG6 + 16) / -1", 0x80000000ULL },	/* C: UB */
+	{ "ARG1 ? *(s16 *)(ARG6 + 24) : *(u32 *)(ARG6 + 20)",
+	  -300ULL },					/* C: 0xfffffed4 */
+};
+
+/*
+ * KTP agrees with gcc on the rows of C, with ktp.rst on the others, in
+ * the reference evaluator, the interpreter and the JIT.
+ */
+static void ktp_expr_c_oracle_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	int rows, defined;
+
+	e->regs.di = 100;					/* $arg1 */
+	e->regs.si = -5UL;					/* $arg2 */
+	e->regs.dx = 0x8000000000000000UL;			/* $arg3 */
+	e->regs.cx = 0x123456789abcdef0UL;			/* $arg4 */
+	e->regs.r8 = 7;						/* $arg5 */
+	e->regs.r9 = (unsigned long)&ktp_oracle_data;		/* $arg6 */
+	e->regs.ax = 0xffffffff;
+	e->regs.bx = 3;
+
+	rows = ktp_oracle_run(test, e, ktp_oracle_const_cases,
+			      ARRAY_SIZE(ktp_oracle_const_cases));
+	rows += ktp_oracle_arith(test, e);
+	rows += ktp_oracle_bits(test, e);
+	rows += ktp_oracle_casts(test, e);
+	rows += ktp_oracle_reads(test, e);
+	rows += ktp_oracle_read_arith(test, e);
+	defined = ktp_oracle_run(test, e, ktp_oracle_hazard_cases,
+				 ARRAY_SIZE(ktp_oracle_hazard_cases));
+	defined += ktp_oracle_run(test, e, ktp_oracle_differ_cases,
+				  ARRAY_SIZE(ktp_oracle_differ_cases));
+	kunit_info(test, "%d rows as gcc computes them, %d as ktp.rst defines them",
+		   rows, defined);
+}
+
+#undef ARG1
+#undef ARG2
+#undef ARG3
+#undef ARG4
+#undef ARG5
+#undef ARG6
+#undef REG_AX
+#undef REG_BX
+#undef KTP_C
 
 /* *(u64 *)@addr reads @val and counts @faults in every runtime */
 static void ktp_expect_read(struct kunit *test, struct ktp_test_env *e,
@@ -1317,6 +2051,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_check_tpoint_access_test),
 	KUNIT_CASE(ktp_expr_check_tpoint_hit_test),
 	KUNIT_CASE(ktp_expr_value_test),
+	KUNIT_CASE(ktp_expr_c_oracle_test),
 	KUNIT_CASE(ktp_expr_nofault_test),
 	KUNIT_CASE(ktp_expr_error_test),
 	KUNIT_CASE(ktp_expr_cond_test),

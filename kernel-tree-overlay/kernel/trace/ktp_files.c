@@ -29,6 +29,15 @@ static bool ktp_arg_is(struct trace_ktp *tk, int i, const char *word)
 	       !strcmp(word + len + 1, arg->comm);
 }
 
+/* Whether @arg is the address a probe was defined on (it shows SYM+OFFS) */
+static bool ktp_addr_is(struct trace_ktp *tk, const char *arg)
+{
+	unsigned long addr;
+
+	return ktp_is_kprobe(tk) && !tk->symbol && !kstrtoul(arg, 0, &addr) &&
+	       addr == (unsigned long)tk->rp.kp.addr;
+}
+
 /**
  * ktp_dyn_match - does a probe match a removal in dynamic_events?
  * @system: the group named, or NULL
@@ -52,7 +61,7 @@ bool ktp_dyn_match(const char *system, const char *event, int argc,
 	if (!argc)
 		return true;
 
-	if (strcmp(tk->target, argv[0]))
+	if (strcmp(tk->target, argv[0]) && !ktp_addr_is(tk, argv[0]))
 		return false;
 	/* each argument as ktp_show_def() writes it, then the condition */
 	for (i = 1; i < argc; i++) {

@@ -22,28 +22,31 @@
 #include "ktp_expr.h"
 
 /*
- * Nonzero while this CPU runs the handler of a 't' or 'e' probe: a hit
- * of either kind inside it is missed. (Kprobes already keep the handlers
- * of 'p' and 'r' probes from nesting: a kprobe hit while another kprobe's
- * handler runs is missed, in the kprobe's nmissed.)
+ * How many handlers of 't' and 'e' probes this CPU runs, one inside the
+ * other: an interrupt, an NMI or a page fault may come in one and hit
+ * another probe, which then runs with values of its own. A probe hit in
+ * its own handler is missed, and so is a hit past KTP_NEST_MAX. (Kprobes
+ * already keep the handlers of 'p' and 'r' probes from nesting: a kprobe
+ * hit while another kprobe's handler runs is missed, in the kprobe's
+ * nmissed.)
  */
+#define KTP_NEST_MAX	4
 static DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
  * The values a hit's program fetches, from the program to the record,
  * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
  * keeps them in its kretprobe instance, after the $argN it saved; 'p'
- * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one hit at
- * a time on a CPU since neither kind of handler nests. A 't' probe's
- * tracepoint arguments come first, copied when fetch instructions read
- * them.
+ * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one for
+ * each level of handlers nested on a CPU. A 't' probe's tracepoint
+ * arguments come first, copied when fetch instructions read them.
  */
 struct ktp_vals {
 	u64		v[MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES];
 	unsigned int	flags;	/* what ktp_bpf_tp_enter() saw, for _record() */
 };
 
-static DEFINE_PER_CPU(struct ktp_vals, ktp_vals);
+static DEFINE_PER_CPU(struct ktp_vals [KTP_NEST_MAX], ktp_vals);
 /* a 'p' probe's values have nothing before them */
 static DEFINE_PER_CPU(u64 [KTP_EXPR_MAX_FETCHES], ktp_kprobe_vals);
 
@@ -214,21 +217,51 @@ static nokprobe_inline void ktp_count(struct ktp_counters *counters,
 		local_inc(&counters->dropped);
 }
 
-/* A 't' or 'e' hit: false, and counted missed, if it came in another. */
-static nokprobe_inline bool ktp_enter(struct ktp_counters *counters)
+/*
+ * A 't' or 'e' hit: the values of its level, or NULL, and counted missed,
+ * if it came in the probe's own handler or too deep in others.
+ * @counters are this CPU's, whose @active says the probe's handler runs.
+ */
+static nokprobe_inline struct ktp_vals *
+ktp_enter(struct ktp_counters *counters)
 {
-	if (likely(this_cpu_inc_return(ktp_handler_depth) == 1))
-		return true;
+	int depth;
+
+	if (unlikely(counters->active))
+		goto missed;
+	depth = this_cpu_inc_return(ktp_handler_depth);
+	if (unlikely(depth > KTP_NEST_MAX)) {
+		this_cpu_dec(ktp_handler_depth);
+		goto missed;
+	}
+	counters->active = 1;
+	/* before anything a hit nested in this one could see */
+	barrier();
+	return this_cpu_ptr(&ktp_vals[depth - 1]);
+missed:
 	local_inc(&counters->missed);
+	return NULL;
+}
+
+/* The values of the hit this CPU's innermost handler runs */
+static nokprobe_inline struct ktp_vals *ktp_current_vals(void)
+{
+	return this_cpu_ptr(&ktp_vals[this_cpu_read(ktp_handler_depth) - 1]);
+}
+
+/* The end of a hit ktp_enter() let in, counted elsewhere */
+static nokprobe_inline void ktp_leave(struct ktp_counters *counters)
+{
+	barrier();
+	counters->active = 0;
 	this_cpu_dec(ktp_handler_depth);
-	return false;
 }
 
 static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
 				     bool recorded)
 {
 	ktp_count(counters, recorded);
-	this_cpu_dec(ktp_handler_depth);
+	ktp_leave(counters);
 }
 
 /*
@@ -385,18 +418,20 @@ BPF_CALL_1(ktp_bpf_tp_enter, struct ktp_run_ctx *, ctx)
 {
 	struct trace_ktp *tk = ktp_tpoint_current();
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	struct ktp_vals *vals = this_cpu_ptr(&ktp_vals);
 	unsigned int flags = trace_probe_load_flag(&tk->tp);
 	unsigned int nr_args = tk->btp->num_args;
-	u64 *edata = vals->v;
+	struct ktp_vals *vals;
+	u64 *edata;
 
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
 		return 0;
-	if (!ktp_enter(counters)) {
+	vals = ktp_enter(counters);
+	if (!vals) {
 		if (unlikely(ctx->faults))
 			local_add(ctx->faults, &counters->faults);
 		return 0;
 	}
+	edata = vals->v;
 	/*
 	 * The record goes where the probe was enabled at entry: disabling
 	 * waits for this hit before it removes the file (see ktp_arm()).
@@ -415,7 +450,7 @@ BPF_CALL_1(ktp_bpf_tp_record, struct ktp_run_ctx *, ctx)
 {
 	struct trace_ktp *tk = ktp_tpoint_current();
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	struct ktp_vals *vals = this_cpu_ptr(&ktp_vals);
+	struct ktp_vals *vals = ktp_current_vals();
 
 	if (unlikely(ctx->faults))
 		local_add(ctx->faults, &counters->faults);
@@ -469,15 +504,22 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
 	struct trace_ktp *tk = trigger->tk;
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	void *edata = this_cpu_ptr(&ktp_vals)->v;
+	struct ktp_vals *vals;
+	void *edata;
 
-	/* Never: the trigger is paused until the event passes records */
-	if (WARN_ON_ONCE(!rec))
+	/*
+	 * No record: a hit that read the event file's flags while the
+	 * trigger was being enabled, before TRIGGER_COND was set. The
+	 * probe is not enabled yet for it, as an eprobe is not.
+	 */
+	if (unlikely(!rec))
 		return;
-	if (!ktp_enter(counters))
+	vals = ktp_enter(counters);
+	if (!vals)
 		return;
+	edata = vals->v;
 	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata)) {
-		this_cpu_dec(ktp_handler_depth);
+		ktp_leave(counters);
 		return;
 	}
 	ktp_exit(counters, ktp_trigger_record(trigger, rec, edata));

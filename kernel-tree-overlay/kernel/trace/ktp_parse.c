@@ -293,8 +293,13 @@ static struct ktp_node *ktp_parse_reg(struct ktp_compiler *c)
 	return n;
 }
 
-/* The address of a kernel symbol, @len characters at @name; 0 if none */
-static unsigned long ktp_lookup(const char *name, int len)
+/*
+ * The address of a kernel symbol, @len characters at @name; 0 if none.
+ * With @unique, also 0 where more than one symbol has the name, and
+ * *@unique then false: which of them the expression meant, nobody could
+ * tell (kprobe events refuse such a symbol as a probe's target).
+ */
+static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 {
 	char buf[KSYM_NAME_LEN];
 
@@ -302,6 +307,12 @@ static unsigned long ktp_lookup(const char *name, int len)
 		return 0;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
+	if (unique) {
+		*unique = trace_probe_validate_module_symbol(NULL, buf) !=
+			  -EADDRNOTAVAIL;
+		if (!*unique)
+			return 0;
+	}
 	return kallsyms_lookup_name(buf);
 }
 
@@ -333,7 +344,7 @@ static struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
 		if (kstrtoul(buf, 0, &addr))
 			goto bad;
 	} else {
-		addr = ktp_lookup(s, sign - s);
+		addr = ktp_lookup(s, sign - s, NULL);
 		if (!addr)
 			goto bad;
 	}
@@ -392,6 +403,7 @@ nomem:
 static struct ktp_node *ktp_parse_global(struct ktp_compiler *c, bool addr_of)
 {
 	const char *at = c->tok_start;
+	bool unique = true;
 	unsigned long addr;
 	struct ktp_node *n;
 
@@ -399,9 +411,10 @@ static struct ktp_node *ktp_parse_global(struct ktp_compiler *c, bool addr_of)
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
 		return NULL;
 	}
-	addr = ktp_lookup(at, c->tok_len);
+	addr = ktp_lookup(at, c->tok_len, &unique);
 	if (!addr) {
-		ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
+		ktp_fail(c, at, unique ? TP_ERR_KTP_EXPR_UNKNOWN :
+			 TP_ERR_NON_UNIQ_SYMBOL);
 		return NULL;
 	}
 	n = ktp_const(c, addr, KTP_T_U64, at);

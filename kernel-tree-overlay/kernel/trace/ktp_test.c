@@ -5,6 +5,7 @@
 #include <kunit/test.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/percpu.h>
 
 #include "trace.h"
 #include "trace_probe.h"
@@ -22,8 +23,45 @@ static void ktp_probes_file_mode_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inode->i_mode & 0777, TRACE_MODE_WRITE);
 }
 
+/*
+ * An "e" probe's trigger called without a record, as a hit that saw its
+ * event in trigger mode before the event passes records, does nothing:
+ * no count, and no warning (which would fail the run).
+ */
+static void ktp_trigger_no_record_test(struct kunit *test)
+{
+	struct ktp_trigger *trigger;
+	struct ktp_counters *c;
+	struct trace_ktp *tk;
+	int cpu;
+
+	tk = kunit_kzalloc(test, sizeof(*tk), GFP_KERNEL);
+	trigger = kunit_kzalloc(test, sizeof(*trigger), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tk);
+	KUNIT_ASSERT_NOT_NULL(test, trigger);
+	tk->counters = alloc_percpu(struct ktp_counters);
+	KUNIT_ASSERT_NOT_NULL(test, tk->counters);
+	trigger->tk = tk;
+	trigger->data.cmd_ops = &ktp_trigger_cmd;
+
+	/* as event_triggers_call() calls it, under the tracepoint */
+	preempt_disable();
+	ktp_trigger_cmd.trigger(&trigger->data, NULL, NULL, NULL);
+	preempt_enable();
+
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(tk->counters, cpu);
+		KUNIT_EXPECT_EQ(test, local_read(&c->recorded), 0);
+		KUNIT_EXPECT_EQ(test, local_read(&c->cond_false), 0);
+		KUNIT_EXPECT_EQ(test, local_read(&c->missed), 0);
+		KUNIT_EXPECT_EQ(test, local_read(&c->dropped), 0);
+	}
+	free_percpu(tk->counters);
+}
+
 static struct kunit_case ktp_test_cases[] = {
 	KUNIT_CASE(ktp_probes_file_mode_test),
+	KUNIT_CASE(ktp_trigger_no_record_test),
 	{}
 };
 

@@ -149,16 +149,9 @@ static int ktp_disable(struct trace_event_call *call,
 	return 0;
 }
 
-/**
- * ktp_event_reg - the reg() of a KTP probe's trace event
- * @event: the probe's event
- * @type: what to do
- * @data: the trace event file, for TRACE_REG_REGISTER and _UNREGISTER
- *
- * Return: 0, or a negative errno.
- */
-int ktp_event_reg(struct trace_event_call *event, enum trace_reg type,
-		  void *data)
+/* The reg() of a KTP probe's trace event: @data is its file, or NULL */
+static int ktp_event_reg(struct trace_event_call *event,
+			 enum trace_reg type, void *data)
 {
 	return trace_probe_event_reg(event, type, data, ktp_enable, ktp_disable);
 }
@@ -274,6 +267,8 @@ static int ktp_register(struct trace_ktp *tk)
 		call->class->fields_array = trace_probe_kprobe_fields;
 	}
 	call->class->reg = ktp_event_reg;
+	/* a probe's event: event probes and KTP's "e" do not take it */
+	call->flags |= TRACE_EVENT_FL_KTP;
 
 	/* Refuses a GRP/EVENT any event already has, KTP or not */
 	ret = trace_probe_register_event_call(&tk->tp);
@@ -360,8 +355,14 @@ static int ktp_parse_kprobe_target(const char *arg, bool is_return,
 			trace_probe_log_err(0, BAD_PROBE_ADDR);
 			return -EINVAL;
 		}
+		/* as kprobe_events: one function of that name, no fewer */
+		ret = trace_probe_validate_symbol(*symbol);
+		if (ret == -EADDRNOTAVAIL) {
+			trace_probe_log_err(0, NON_UNIQ_SYMBOL);
+			return -EINVAL;
+		}
 		probe_addr = kallsyms_lookup_name(*symbol);
-		if (!probe_addr) {
+		if (ret || !probe_addr) {
 			trace_probe_log_err(0, BAD_PROBE_ADDR);
 			return -ENOENT;
 		}
@@ -574,6 +575,24 @@ static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
 		tk->rp.entry_handler = ktp_kretprobe_entry_handler;
 }
 
+/*
+ * A probe defined on an address shows as SYM+OFFS (SYM at offset 0),
+ * which reads back as the same probe, where SYM names one function; else
+ * as the address (a hashed "0x%p" would not read back).
+ */
+static char *ktp_addr_name(unsigned long addr)
+{
+	char sym[KSYM_NAME_LEN];
+	unsigned long size, offs;
+
+	if (kallsyms_lookup_size_offset(addr, &size, &offs) &&
+	    !lookup_symbol_name(addr, sym) &&
+	    !trace_probe_validate_module_symbol(NULL, sym))
+		return offs ? kasprintf(GFP_KERNEL, "%s+%lu", sym, offs) :
+			      kstrdup(sym, GFP_KERNEL);
+	return kasprintf(GFP_KERNEL, "0x%lx", addr);
+}
+
 /* The probed place as a definition names it and ktp_probes shows it */
 static char *ktp_target_name(struct trace_ktp *tk)
 {
@@ -583,7 +602,7 @@ static char *ktp_target_name(struct trace_ktp *tk)
 	if (ktp_is_tpoint(tk))
 		return kstrdup(tk->btp->tp->name, GFP_KERNEL);
 	if (!tk->symbol)
-		return kasprintf(GFP_KERNEL, "0x%p", tk->rp.kp.addr);
+		return ktp_addr_name((unsigned long)tk->rp.kp.addr);
 	if (tk->rp.kp.offset)
 		return kasprintf(GFP_KERNEL, "%s+%u", tk->symbol,
 				 tk->rp.kp.offset);

@@ -34,6 +34,7 @@ struct ktp_counters {
 	local_t		missed;		/* KTP's own recursion guard */
 	local_t		dropped;	/* no buffer took the record */
 	local_t		faults;		/* reads that faulted, read as 0 */
+	int		active;		/* a 't' or 'e' handler of it runs */
 };
 
 struct trace_ktp {
@@ -98,8 +99,6 @@ static __always_inline bool ktp_is_kprobe(struct trace_ktp *tk)
 /* trace_ktp.c */
 extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
-int ktp_event_reg(struct trace_event_call *event, enum trace_reg type,
-		  void *data);
 
 /* ktp_hit.c */
 extern struct event_command ktp_trigger_cmd;

@@ -105,6 +105,11 @@ int main(int argc, char *argv[])
 			}
 		} else {
 			succeeded++;
+			if (ret != (ssize_t)strlen(argv[2])) {
+				fprintf(stderr, "nth=%d: a write of %zu bytes took %zd\n",
+					n, strlen(argv[2]), ret);
+				return 1;
+			}
 			if (argc == 7) {
 				read_file(argv[5], after, sizeof(after));
 				if (strstr(after, argv[6])) {

@@ -9,11 +9,18 @@
  * numbers, long names, bytes above 0x7f, embedded NULs, deep nesting;
  * some lines are 1 MiB long. After each write: a rejected one left the
  * probe list as it was and error_log well formed; an accepted one added
- * exactly one probe, which is removed again. Run from the tracefs
- * directory. Prints what it tried; exits 1 on the first violation.
+ * exactly one probe, which is removed again. One accepted probe in
+ * ENABLE_EVERY (ENABLE_MAX at most) first runs: it is enabled while this
+ * program hits what the definitions probe (vfs_read(), vfs_write(), a
+ * signal, a context switch, system calls), disabled, and each of its
+ * hits must be accounted for in ktp_profile. Run from the tracefs
+ * directory. Prints what it tried; exits 1 on the first violation, and
+ * if it accepted no definition or refused none.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +30,12 @@
 #include "../kselftest.h"
 
 #define MAX_DEF		(1024 * 1024)
+#define ENABLE_EVERY	8
+#define ENABLE_MAX	100
 
 static unsigned int seed;
 static char *def, *list, *list2, *elog;
-static long tried, accepted, rejected, lines_1m;
+static long tried, accepted, rejected, lines_1m, runs, run_hits;
 
 static unsigned int rnd(void)
 {
@@ -67,21 +76,109 @@ static size_t read_file(const char *path, char *buf, size_t size)
 		fail("open %s: %s", path, strerror(errno));
 	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
 		len += n;
+	if (n < 0)
+		fail("read %s: %s", path, strerror(errno));
 	close(fd);
 	buf[len] = '\0';
 	return len;
 }
 
+/* 0 if the whole write was taken, or -errno */
 static int write_def(const char *buf, size_t len)
 {
 	int fd = open("ktp_probes", O_WRONLY | O_APPEND);
 	ssize_t n;
+	int err;
 
 	if (fd < 0)
 		fail("open ktp_probes: %s", strerror(errno));
 	n = write(fd, buf, len);
+	err = errno;
 	close(fd);
-	return n < 0 ? -errno : 0;
+	if (n < 0)
+		return -err;
+	/* as kprobe_events: all of it, or an error */
+	if ((size_t)n != len)
+		fail("a write of %zu bytes took %zd", len, n);
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		fail("write %s to %s: %s", text, path, strerror(errno));
+	close(fd);
+}
+
+/* What the definitions probe, hit a few times over */
+static void hit_targets(void)
+{
+	int in = open("/dev/zero", O_RDONLY), out = open("/dev/null", O_WRONLY);
+	char buf[64];
+	int i;
+
+	if (in < 0 || out < 0)
+		fail("open /dev/zero or /dev/null: %s", strerror(errno));
+	for (i = 0; i < 16; i++) {
+		if (read(in, buf, sizeof(buf)) != sizeof(buf) ||
+		    write(out, buf, sizeof(buf)) != sizeof(buf))
+			fail("read or write: %s", strerror(errno));
+		/* ignored by default, but signal_generate sees it */
+		kill(getpid(), SIGURG);
+		sched_yield();
+	}
+	close(in);
+	close(out);
+}
+
+/* The NAME=N count of @line, a line of ktp_profile */
+static long profile_field(const char *line, const char *name)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s=", name);
+	p = strstr(line, key);
+	if (!p)
+		fail("no %s in ktp_profile's line '%.200s'", name, line);
+	return strtol(p + strlen(key), NULL, 10);
+}
+
+/*
+ * Enable the probe GRP/EVENT @name while its targets are hit; once it is
+ * disabled, each hit is recorded, false, missed or dropped
+ */
+static void run_probe(const char *name)
+{
+	long hits, sum;
+	char path[256], *line;
+	size_t len = strlen(name);
+
+	snprintf(path, sizeof(path), "events/%s/enable", name);
+	write_file(path, "1");
+	hit_targets();
+	write_file(path, "0");
+	read_file("ktp_profile", elog, MAX_DEF);
+	line = elog;
+	while (line && (strncmp(line, name, len) || line[len] != ' ')) {
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	if (!line)
+		fail("%s is not in ktp_profile", name);
+	hits = profile_field(line, "hits");
+	sum = profile_field(line, "recorded") + profile_field(line, "cond_false") +
+	      profile_field(line, "missed") + profile_field(line, "dropped");
+	if (hits != sum)
+		fail("%s: %ld hits, but %ld accounted for: '%.200s'", name,
+		     hits, sum, line);
+	runs++;
+	run_hits += hits;
 }
 
 /* Every entry: "[time] SOURCE: error: MSG", "  Command: ...", "  ...^" */
@@ -348,11 +445,23 @@ int main(int argc, char **argv)
 		if (strchr(added, '\n') != added + strlen(added) - 1)
 			fail("one write added more than one probe");
 		accepted++;
+		if (accepted % ENABLE_EVERY == 0 && runs < ENABLE_MAX) {
+			char name[200];
+
+			if (probe_name(added, name, sizeof(name)))
+				fail("unreadable probe line '%s'", added);
+			run_probe(name);
+		}
 		remove_added(added);
 	}
+	/* a run that accepted none, or refused none, tested little */
+	if (!accepted || !rejected)
+		fail("%ld accepted, %ld rejected: expected some of each",
+		     accepted, rejected);
 	printf("ktp_fuzz: %ld definitions (seed %u): ", tried,
 	       argc > 2 ? (unsigned int)strtoul(argv[2], NULL, 0) : 1);
-	printf("%ld accepted and removed, %ld rejected, %ld blank, %ld lines of 1 MiB\n",
+	printf("%ld accepted and removed, %ld rejected, %ld blank, %ld lines of 1 MiB; ",
 	       accepted, rejected, tried - accepted - rejected, lines_1m);
+	printf("%ld enabled, with %ld hits accounted for\n", runs, run_hits);
 	return 0;
 }

@@ -59,8 +59,10 @@ static void workload(int argc, char **argv)
 		close(fd);
 		free(buf);
 	} else if (!strcmp(argv[2], "kill") && argc == 4) {
-		for (i = 0; i < n; i++)
-			kill(getpid(), SIGUSR1);
+		for (i = 0; i < n; i++) {
+			if (kill(getpid(), SIGUSR1))
+				fail("kill");
+		}
 	} else {
 		fprintf(stderr, "usage: ktp_perf ID read N SIZE | ID kill N\n");
 		exit(2);

@@ -4,10 +4,11 @@
  * event tests.
  *
  * Usage: ktp_traps TRAP, with TRAP one of de, db, bp, ud, gp, ac, xf, mf,
- * pf. Prints "pid=PID ip=IP" (IP: the address the kernel sees in regs->ip
- * when the trap is taken), raises the trap, and prints "signal=SIG" from
- * the handler of the signal the kernel sent. Exits 0 after the signal, 1
- * if no signal came.
+ * pf, prefetch (a prefetch of an unmapped address: no signal). Prints
+ * "pid=PID ip=IP" (IP: the address the kernel sees in regs->ip when the
+ * trap is taken), raises the trap, and prints "signal=SIG" from the
+ * handler of the signal the kernel sent. Exits 0 after the signal, 1 if
+ * no signal came.
  *
  * ktp_traps minor: write to a fresh anonymous page (a minor fault).
  * ktp_traps major FILE: read the first page of FILE through a shared
@@ -81,6 +82,14 @@ static void raise_bp(void)
 	asm volatile("int3\n"
 		     "bp_ip:\n\t"
 		     "nop\n\t");
+}
+
+/* No exception: a prefetch never faults, but for an AMD erratum */
+static void raise_prefetch(void)
+{
+	announce(label_addr(prefetch_ip));
+	asm volatile("prefetch_ip:\n\t"
+		     "prefetcht0 0x10\n\t");
 }
 
 static void raise_ud(void)
@@ -194,6 +203,7 @@ static const struct {
 	{ "de", raise_de }, { "db", raise_db }, { "bp", raise_bp },
 	{ "ud", raise_ud }, { "gp", raise_gp }, { "ac", raise_ac },
 	{ "xf", raise_xf }, { "mf", raise_mf }, { "pf", raise_pf },
+	{ "prefetch", raise_prefetch },
 };
 
 int main(int argc, char **argv)
@@ -206,7 +216,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "major"))
 		return fault_in(argv[1], argv[2]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s de|db|bp|ud|gp|ac|xf|mf|pf|minor|major FILE\n",
+		fprintf(stderr, "usage: %s de|db|bp|ud|gp|ac|xf|mf|pf|prefetch|minor|major FILE\n",
 			argv[0]);
 		return 2;
 	}

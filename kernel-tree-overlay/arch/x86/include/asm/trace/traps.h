@@ -8,7 +8,6 @@
 #include <linux/tracepoint.h>
 #include <asm/ptrace.h>
 #include <asm/trapnr.h>
-#include <asm/trace/common.h>
 
 #define show_trap_name(trapnr)						\
 	__print_symbolic(trapnr,					\
@@ -37,32 +36,25 @@
 			 { X86_TRAP_VC,		"VC" })
 
 /*
- * While either event is enabled, trace_pagefault_key is on as well: the
- * page fault handler, which reports #PF through them, checks only that
- * key while all of its events are off.
- */
-
-/*
  * trap_entry - an exception handler starts
  * @trapnr:	the vector, X86_TRAP_*
  * @error_code:	the error code the CPU pushed, or 0 (DR6 for #DB)
  * @regs:	the registers at the time of the exception
  */
-TRACE_EVENT_FN(trap_entry,
-	       TP_PROTO(int trapnr, unsigned long error_code, struct pt_regs *regs),
-	       TP_ARGS(trapnr, error_code, regs),
-	       TP_STRUCT__entry(__field(int, trapnr)
-				__field(unsigned long, error_code)
-				__field(unsigned long, ip)
-				__field(bool, user)),
-	       TP_fast_assign(__entry->trapnr = trapnr;
-			      __entry->error_code = error_code;
-			      __entry->ip = regs->ip;
-			      __entry->user = user_mode(regs);),
-	       TP_printk("trap=%s error_code=0x%lx ip=0x%lx user=%d",
-			 show_trap_name(__entry->trapnr), __entry->error_code,
-			 __entry->ip, __entry->user),
-	       trace_pagefault_reg, trace_pagefault_unreg
+TRACE_EVENT(trap_entry,
+	    TP_PROTO(int trapnr, unsigned long error_code, struct pt_regs *regs),
+	    TP_ARGS(trapnr, error_code, regs),
+	    TP_STRUCT__entry(__field(int, trapnr)
+			     __field(unsigned long, error_code)
+			     __field(unsigned long, ip)
+			     __field(bool, user)),
+	    TP_fast_assign(__entry->trapnr = trapnr;
+			   __entry->error_code = error_code;
+			   __entry->ip = regs->ip;
+			   __entry->user = user_mode(regs);),
+	    TP_printk("trap=%s error_code=0x%lx ip=0x%lx user=%d",
+		      show_trap_name(__entry->trapnr), __entry->error_code,
+		      __entry->ip, __entry->user)
 );
 
 /*
@@ -70,16 +62,15 @@ TRACE_EVENT_FN(trap_entry,
  * @trapnr:	the vector, X86_TRAP_*
  * @signal:	the signal the handler sent to the current task, or 0
  */
-TRACE_EVENT_FN(trap_exit,
-	       TP_PROTO(int trapnr, int signal),
-	       TP_ARGS(trapnr, signal),
-	       TP_STRUCT__entry(__field(int, trapnr)
-				__field(int, signal)),
-	       TP_fast_assign(__entry->trapnr = trapnr;
-			      __entry->signal = signal;),
-	       TP_printk("trap=%s signal=%d",
-			 show_trap_name(__entry->trapnr), __entry->signal),
-	       trace_pagefault_reg, trace_pagefault_unreg
+TRACE_EVENT(trap_exit,
+	    TP_PROTO(int trapnr, int signal),
+	    TP_ARGS(trapnr, signal),
+	    TP_STRUCT__entry(__field(int, trapnr)
+			     __field(int, signal)),
+	    TP_fast_assign(__entry->trapnr = trapnr;
+			   __entry->signal = signal;),
+	    TP_printk("trap=%s signal=%d",
+		      show_trap_name(__entry->trapnr), __entry->signal)
 );
 
 #undef TRACE_INCLUDE_PATH
