@@ -310,6 +310,7 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 				     bool jit)
 {
 	struct bpf_prog *fp;
+	bool interp;
 	int i, err;
 
 	fp = bpf_prog_alloc(bpf_prog_size(c->len), 0);
@@ -342,11 +343,16 @@ static struct bpf_prog *ktp_bpf_prog(struct ktp_compiler *c, u32 stack_depth,
 	 * would cost a definition about as much as parsing, generating and
 	 * checking them.)
 	 */
+	interp = !fp->jit_requested;
 	fp = bpf_prog_select_runtime(fp, &err);
 	if (err) {
-		/* The JIT, always on, did not compile it: a user errno */
+		/*
+		 * The JIT is always on and did not compile it: not asked to
+		 * (see above), a user errno; asked, the x86 JIT fails on the
+		 * programs KTP makes only for want of memory.
+		 */
 		if (IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON) && !fp->jited)
-			err = -EOPNOTSUPP;
+			err = interp ? -EOPNOTSUPP : -ENOMEM;
 		bpf_prog_free(fp);
 		return ERR_PTR(err);
 	}

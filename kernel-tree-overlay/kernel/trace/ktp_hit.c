@@ -25,7 +25,9 @@
  * How many handlers of 't' and 'e' probes this CPU runs, one inside the
  * other: an interrupt, an NMI or a page fault may come in one and hit
  * another probe, which then runs with values of its own. A probe hit in
- * its own handler is missed, and so is a hit past KTP_NEST_MAX. (Kprobes
+ * its own handler is missed, and so is a hit past KTP_NEST_MAX. (A "t"
+ * probe's program is not even run again inside itself: the raw
+ * tracepoint's prog->active counts that as the program's miss. Kprobes
  * already keep the handlers of 'p' and 'r' probes from nesting: a kprobe
  * hit while another kprobe's handler runs is missed, in the kprobe's
  * nmissed.)
@@ -227,15 +229,15 @@ ktp_enter(struct ktp_counters *counters)
 {
 	int depth;
 
-	if (unlikely(counters->active))
+	if (unlikely(READ_ONCE(counters->active)))
 		goto missed;
 	depth = this_cpu_inc_return(ktp_handler_depth);
 	if (unlikely(depth > KTP_NEST_MAX)) {
 		this_cpu_dec(ktp_handler_depth);
 		goto missed;
 	}
-	counters->active = 1;
-	/* before anything a hit nested in this one could see */
+	/* before anything a hit nested in this one (an NMI) could see */
+	WRITE_ONCE(counters->active, 1);
 	barrier();
 	return this_cpu_ptr(&ktp_vals[depth - 1]);
 missed:
@@ -253,7 +255,7 @@ static nokprobe_inline struct ktp_vals *ktp_current_vals(void)
 static nokprobe_inline void ktp_leave(struct ktp_counters *counters)
 {
 	barrier();
-	counters->active = 0;
+	WRITE_ONCE(counters->active, 0);
 	this_cpu_dec(ktp_handler_depth);
 }
 

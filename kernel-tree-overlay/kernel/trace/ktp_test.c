@@ -40,7 +40,7 @@ static void ktp_trigger_no_record_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, tk);
 	KUNIT_ASSERT_NOT_NULL(test, trigger);
 	tk->counters = alloc_percpu(struct ktp_counters);
-	KUNIT_ASSERT_NOT_NULL(test, tk->counters);
+	KUNIT_ASSERT_TRUE(test, !!tk->counters);
 	trigger->tk = tk;
 	trigger->data.cmd_ops = &ktp_trigger_cmd;
 
@@ -51,10 +51,10 @@ static void ktp_trigger_no_record_test(struct kunit *test)
 
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(tk->counters, cpu);
-		KUNIT_EXPECT_EQ(test, local_read(&c->recorded), 0);
-		KUNIT_EXPECT_EQ(test, local_read(&c->cond_false), 0);
-		KUNIT_EXPECT_EQ(test, local_read(&c->missed), 0);
-		KUNIT_EXPECT_EQ(test, local_read(&c->dropped), 0);
+		KUNIT_EXPECT_EQ(test, local_read(&c->recorded), 0L);
+		KUNIT_EXPECT_EQ(test, local_read(&c->cond_false), 0L);
+		KUNIT_EXPECT_EQ(test, local_read(&c->missed), 0L);
+		KUNIT_EXPECT_EQ(test, local_read(&c->dropped), 0L);
 	}
 	free_percpu(tk->counters);
 }

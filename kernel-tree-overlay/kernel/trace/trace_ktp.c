@@ -215,6 +215,8 @@ static int ktp_set_kprobe(struct trace_ktp *tk, void *addr,
 		tk->rp.kp.offset = offset;
 	} else {
 		tk->rp.kp.addr = addr;
+		/* kprobes may move kp.addr (past ENDBR): keep what was asked */
+		tk->addr = (unsigned long)addr;
 	}
 
 	if (is_return)
