@@ -302,18 +302,24 @@ static struct ktp_node *ktp_parse_reg(struct ktp_compiler *c)
 static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 {
 	char buf[KSYM_NAME_LEN];
+	unsigned long addr;
 
 	if (len >= sizeof(buf))
 		return 0;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	if (unique) {
-		*unique = trace_probe_validate_module_symbol(NULL, buf) !=
-			  -EADDRNOTAVAIL;
-		if (!*unique)
-			return 0;
+	if (!unique)
+		return kallsyms_lookup_name(buf);
+	*unique = true;
+	switch (trace_probe_lookup_unique(buf, &addr)) {
+	case 0:
+		return addr;
+	case -EADDRNOTAVAIL:
+		*unique = false;
+		return 0;
+	default:
+		return 0;
 	}
-	return kallsyms_lookup_name(buf);
 }
 
 /* @SYM[+|-OFFS] or @ADDR: the u64 in memory there */

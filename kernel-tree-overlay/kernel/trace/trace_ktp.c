@@ -358,12 +358,11 @@ static int ktp_parse_kprobe_target(const char *arg, bool is_return,
 			return -EINVAL;
 		}
 		/* as kprobe_events: one function of that name, no fewer */
-		ret = trace_probe_validate_symbol(*symbol);
+		ret = trace_probe_lookup_unique(*symbol, &probe_addr);
 		if (ret == -EADDRNOTAVAIL) {
 			trace_probe_log_err(0, NON_UNIQ_SYMBOL);
 			return -EINVAL;
 		}
-		probe_addr = kallsyms_lookup_name(*symbol);
 		if (ret || !probe_addr) {
 			trace_probe_log_err(0, BAD_PROBE_ADDR);
 			return -ENOENT;
