@@ -34,8 +34,7 @@ static bool ktp_addr_is(struct trace_ktp *tk, const char *arg)
 {
 	unsigned long addr;
 
-	return ktp_is_kprobe(tk) && !tk->symbol && !kstrtoul(arg, 0, &addr) &&
-	       addr == tk->addr;
+	return tk->addr && !kstrtoul(arg, 0, &addr) && addr == tk->addr;
 }
 
 /**

@@ -303,6 +303,7 @@ static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 {
 	char buf[KSYM_NAME_LEN];
 	unsigned long addr;
+	int ret;
 
 	if (len >= sizeof(buf))
 		return 0;
@@ -310,16 +311,9 @@ static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 	buf[len] = '\0';
 	if (!unique)
 		return kallsyms_lookup_name(buf);
-	*unique = true;
-	switch (trace_probe_lookup_unique(buf, &addr)) {
-	case 0:
-		return addr;
-	case -EADDRNOTAVAIL:
-		*unique = false;
-		return 0;
-	default:
-		return 0;
-	}
+	ret = trace_probe_lookup_unique(buf, &addr);
+	*unique = ret != -EADDRNOTAVAIL;
+	return ret ? 0 : addr;
 }
 
 /* @SYM[+|-OFFS] or @ADDR: the u64 in memory there */

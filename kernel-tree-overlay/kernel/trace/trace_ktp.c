@@ -584,10 +584,9 @@ static void ktp_set_entry_data(struct trace_ktp *tk, int nfetch)
 static char *ktp_addr_name(unsigned long addr)
 {
 	char sym[KSYM_NAME_LEN];
-	unsigned long size, offs;
+	unsigned long offs;
 
-	if (kallsyms_lookup_size_offset(addr, &size, &offs) &&
-	    !lookup_symbol_name(addr, sym) &&
+	if (kallsyms_lookup(addr, NULL, &offs, NULL, sym) &&
 	    !trace_probe_validate_module_symbol(NULL, sym))
 		return offs ? kasprintf(GFP_KERNEL, "%s+%lu", sym, offs) :
 			      kstrdup(sym, GFP_KERNEL);
@@ -603,7 +602,7 @@ static char *ktp_target_name(struct trace_ktp *tk)
 	if (ktp_is_tpoint(tk))
 		return kstrdup(tk->btp->tp->name, GFP_KERNEL);
 	if (!tk->symbol)
-		return ktp_addr_name((unsigned long)tk->rp.kp.addr);
+		return ktp_addr_name(tk->addr);
 	if (tk->rp.kp.offset)
 		return kasprintf(GFP_KERNEL, "%s+%u", tk->symbol,
 				 tk->rp.kp.offset);

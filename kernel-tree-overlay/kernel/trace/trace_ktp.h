@@ -46,7 +46,7 @@ struct trace_ktp {
 	struct bpf_raw_event_map *btp;		/* a 't' probe's tracepoint */
 	struct bpf_raw_tp_link	tp_link;	/* runs prog->prog on it */
 	unsigned int		maxactive;	/* as defined; 0: kprobes picks */
-	unsigned long		addr;		/* as defined, for an address */
+	unsigned long		addr;		/* as defined, 0 for a symbol */
 	struct ktp_counters __percpu *counters;
 	struct ktp_prog		*prog;		/* condition, fetch expressions */
 	char			*cond;		/* the condition, as shown */
