@@ -55,7 +55,7 @@ check|upstream)
 		-serial "file:$LOGS/$tag-testlogs.log" -serial "file:$LOGS/$tag-upstream.log" \
 		-append "$append" < /dev/null || rc=$?
 	echo "$rc" > "$LOGS/$tag-qemu.rc"
-	say "QEMU ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"
+	stamp "QEMU ($tag) ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"
 	;;
 demo)
 	timeout -k 10 600 "${qemu[@]}" -nographic -append "$append" < /dev/null |

@@ -37,7 +37,11 @@ fi
 
 say "building $(cat "$BUILD/base-version") + $(git -C "$SRC" rev-list --count ktp-base..HEAD) patches in ${KOUT#$TOP/}"
 start=$(date +%s)
-if ! kmake "$SRC" "$KOUT" bzImage > "$BUILD_LOG" 2>&1; then
+# bzImage and the modules in one make: a second make would link vmlinux
+# (and make its BTF) again for the modules
+targets=(bzImage)
+! grep -qx CONFIG_MODULES=y "$KOUT/.config" || targets+=(modules)
+if ! kmake "$SRC" "$KOUT" "${targets[@]}" > "$BUILD_LOG" 2>&1; then
 	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
 	die "kernel build failed; see ${BUILD_LOG#$TOP/}"
 fi

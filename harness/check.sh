@@ -8,18 +8,21 @@
 # harness/debug-kernel.sh) go on in the background, while the test
 # kernel's run and then the static checks go on: at most four QEMUs and
 # builds share the two cores. The test kernel also runs upstream's
-# ftrace selftests, and the static checks run them on the unpatched
-# kernel: each must end as there (harness/upstream-compare.py). After them, coccicheck and htmldocs
-# (harness/subsystem-checks.sh). The last line is the test count of all
+# ftrace selftests: each must end as on the unpatched kernel, whose
+# results are kept in harness/upstream-base/ (or made by the static
+# checks when none are kept for this base, configuration and tests:
+# harness/upstream-base.sh; harness/upstream-compare.py compares them).
+# After them, coccicheck and htmldocs (harness/subsystem-checks.sh). The last line is the test count of all
 # of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-t0=$(date +%s)
-stamp() { say "[$(( $(date +%s) - t0 ))s] $*"; }
-
+# [Ns]: when a stage ended, in seconds since make check began (KTP_T0,
+# lib.sh), here and in the scripts it runs.
 "$TOP/harness/deps.sh"
+stamp "packages installed"
 "$TOP/harness/tree.sh"
+stamp "kernel tree assembled"
 mkdir -p "$LOGS"
 "$TOP/harness/series.sh"
 stamp "series exported and verified"
@@ -28,6 +31,7 @@ stamp "kernel built"
 "$TOP/harness/debug-kernel.sh" build
 stamp "debug kernel built"
 "$TOP/harness/initramfs.sh"
+stamp "initramfs made"
 
 # The debug kernel's runs, in the background in a process group of its
 # own, so that an early exit can stop it.
@@ -53,7 +57,8 @@ python3 "$TOP/harness/upstream-compare.py" --patched "$LOGS/check-upstream.log" 
 	--unpatched "$LOGS/unpatched-upstream.log" --fixed "$TOP/harness/upstream-fixed" \
 	--testdir "$SRC/tools/testing/selftests/ftrace/test.d" > "$LOGS/results-upstream.txt" || rc=1
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=1
-say "total $(( $(date +%s) - t0 ))s"
+stamp "judged"
+say "total $(( $(date +%s) - KTP_T0 ))s"
 echo "== test kernel"
 cat "$LOGS/results.txt"
 echo "== debug kernel"

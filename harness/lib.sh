@@ -19,6 +19,11 @@ export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
 # from the test kernel's objects wherever the preprocessed source is the
 # same (static-checks.sh).
 export CCACHE_BASEDIR=$BUILD
+# With -g (the kernels have BTF, made from DWARF), ccache hashes the
+# working directory too, unless told not to: the bisect's objects would
+# never come from the test kernel's. The cost: their DWARF names the
+# test kernel's build directory as the one they were compiled in.
+export CCACHE_NOHASHDIR=1
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-KTP Developers}
 export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ktp@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
@@ -32,7 +37,8 @@ kmake() {
 	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
-# install_modules SRCDIR OUTDIR: build OUTDIR's modules and pack them,
+# install_modules SRCDIR OUTDIR: build OUTDIR's modules (nothing to do
+# after a make of bzImage and modules together) and pack them,
 # under /lib/modules, into OUTDIR/modules.cpio, the archive boot.sh
 # appends to the initramfs; none if the kernel has no module support
 install_modules() {
@@ -41,7 +47,7 @@ install_modules() {
 	rm -rf "$out/modules-root" "$out/modules.cpio"
 	grep -qx CONFIG_MODULES=y "$out/.config" || return 0
 	kmake "$src" "$out" modules &&
-		kmake "$src" "$out" INSTALL_MOD_PATH="$out/modules-root" modules_install &&
+		kmake "$src" "$out" INSTALL_MOD_PATH="$out/modules-root" INSTALL_MOD_STRIP=1 modules_install &&
 		(cd "$out" && "$src/usr/gen_initramfs.sh" -o "$out/modules.cpio" \
 			-u squash -g squash "$out/modules-root")
 }
@@ -64,6 +70,12 @@ sum_results() {
 
 die() { echo "error: $*" >&2; exit 1; }
 say() { echo "== $*"; }
+
+# stamp MESSAGE: say it with the seconds since make check began
+# (KTP_T0, which check.sh exports), or since this script began
+KTP_T0=${KTP_T0:-$(date +%s)}
+export KTP_T0
+stamp() { say "[$(( $(date +%s) - KTP_T0 ))s] $*"; }
 
 # Paths a patch adds are kernel paths. They live in kernel-tree-overlay/,
 # except the selftests and documentation, which live at the project root.

@@ -10,9 +10,11 @@
 #   - W=1: no warning in a file the series adds or changes,
 #   - kernel-doc on the C files and headers the series adds,
 #   - every patch but the last builds on its own (the last is the kernel
-#     just built), and so does the unpatched base, which then runs
-#     upstream's ftrace selftests (boot.sh upstream).
-# [Ns] after a step: seconds since the script started.
+#     just built), and so does the unpatched base; upstream's ftrace
+#     selftests on it are those kept in harness/upstream-base/, or are
+#     run there (harness/upstream-base.sh) when none are kept for it.
+# [Ns] before a step: when it ended, in seconds since make check began
+# (or this script, run alone).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -24,7 +26,7 @@ fail=0
 # asserts nothing. The checker's self-test first; no build needed.
 if out=$("$TOP/harness/check-negations.py" --self-test) &&
 	out=$("$TOP/harness/check-negations.py" "$TOP/tools/testing/selftests/ktp/test.d"); then
-	say "$out [${SECONDS}s]"
+	stamp "$out"
 else
 	echo "$out" >&2
 	fail=1
@@ -40,7 +42,7 @@ for p in "$SERIES_OUT"/[0-9]*.patch; do
 		fail=1
 	fi
 done
-[ $fail = 0 ] && say "checkpatch ${cp_opts[*]}: every patch clean [${SECONDS}s]"
+[ $fail = 0 ] && stamp "checkpatch ${cp_opts[*]}: every patch clean"
 
 mapfile -t added < <(git -C "$SRC" diff --diff-filter=A --name-only ktp-base ktp)
 
@@ -54,7 +56,7 @@ for f in "${added[@]}"; do
 	*) grep -q '@' <<<"$m" || { echo "MAINTAINERS: nobody maintains $f" >&2; fail=1; } ;;
 	esac
 done
-[ $fail = 0 ] && say "MAINTAINERS: every one of ${#added[@]} new files has a maintainer [${SECONDS}s]"
+[ $fail = 0 ] && stamp "MAINTAINERS: every one of ${#added[@]} new files has a maintainer"
 mapfile -t touched < <(git -C "$SRC" diff --name-only ktp-base ktp)
 new_c=() new_doc=() w1_objs=()
 for f in "${added[@]}"; do
@@ -89,7 +91,7 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		echo "W=1: warnings in files the series touches (${LOGS#$TOP/}/w1.log)" >&2
 		fail=1
 	else
-		say "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt) [${SECONDS}s]"
+		stamp "W=1: no warning in ${#touched[@]} touched files (${#w1_objs[@]} objects rebuilt)"
 	fi
 fi
 # sparse on every C file the series adds or changes that this kernel
@@ -101,7 +103,7 @@ if [ ${#w1_objs[@]} -gt 0 ]; then
 		echo "sparse: warnings on lines the series added (${LOGS#$TOP/}/sparse.log)" >&2
 		fail=1
 	else
-		say "sparse: no warning on the series' lines of ${w1_objs[*]} [${SECONDS}s]"
+		stamp "sparse: no warning on the series' lines of ${w1_objs[*]}"
 	fi
 fi
 
@@ -112,53 +114,76 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 		echo "kernel-doc: warnings" >&2
 		fail=1
 	else
-		say "kernel-doc -Wall: clean on ${#new_doc[@]} files [${SECONDS}s]"
+		stamp "kernel-doc -Wall: clean on ${#new_doc[@]} files"
 	fi
 fi
 
-# Bisectability: each patch before the last builds on its own. First the
-# base itself, with the same configuration: the unpatched kernel, on which
-# upstream's ftrace selftests run (in the background) for make check to
-# compare with the patched kernel's run (harness/upstream-compare.py).
-# The tree and its objects are build/bisect/linux and build/bisect/kernel,
-# the layout of build/linux and build/kernel, so ccache (CCACHE_BASEDIR in
-# lib.sh) serves the base every object the patches leave unchanged.
+# Bisectability: each patch before the last builds on its own, in
+# build/bisect/linux and build/bisect/kernel (harness/upstream-base.sh
+# prepare), starting from the unpatched base with the test kernel's
+# configuration. Each step compiles every object of vmlinux and links
+# them into vmlinux.o (make vmlinux_o: ld -r, which refuses a symbol
+# defined twice, and modpost, which checks section mismatches); the
+# symbols vmlinux.o leaves undefined must be among those the test
+# kernel's vmlinux.o leaves undefined, which its full link resolved (the
+# linker script's). What the full link adds is kallsyms and BTF, made
+# from the objects this checks; it is not done for each patch.
+#
+# Upstream's ftrace selftests on the unpatched base: their results are
+# kept in harness/upstream-base/ under a key of the base, its .config
+# and the tests; only without a copy for this key does the base get a
+# bzImage and modules here and run them in the background (for make
+# check to compare with the patched kernel's run,
+# harness/upstream-compare.py), keeping the results for the next run.
 commits=$(git -C "$SRC" rev-list --reverse ktp-base..ktp~1 2>/dev/null || true)
 bisect_tree=$BUILD/bisect/linux
-[ -d "$bisect_tree" ] || git -C "$SRC" worktree add -q --detach "$bisect_tree" ktp-base
-mkdir -p "$BISECT_OUT"
-cp "$KOUT/.config" "$BISECT_OUT/.config"
-git -C "$bisect_tree" checkout -q --detach ktp-base
 upstream_pid=
-if kmake "$bisect_tree" "$BISECT_OUT" olddefconfig bzImage > "$LOGS/bisect.log" 2>&1; then
-	cp "$BISECT_OUT/arch/x86/boot/bzImage" "$BUILD/unpatched-bzImage"
-	say "bisect: the unpatched base built [${SECONDS}s]"
-	install_modules "$bisect_tree" "$BISECT_OUT" >> "$LOGS/bisect.log" 2>&1 ||
-		die "bisect: the unpatched base's modules do not build"
-	rm -f "$BUILD/unpatched-modules.cpio"
-	[ ! -f "$BISECT_OUT/modules.cpio" ] ||
-		cp "$BISECT_OUT/modules.cpio" "$BUILD/unpatched-modules.cpio"
-	KTP_KERNEL=$BUILD/unpatched-bzImage KTP_MODULES=$BUILD/unpatched-modules.cpio \
-		KTP_LOG_TAG=unpatched \
-		"$TOP/harness/boot.sh" upstream > "$LOGS/unpatched-boot.out" 2>&1 &
+"$TOP/harness/upstream-base.sh" prepare
+kept=$("$TOP/harness/upstream-base.sh" kept)
+key=$(basename "$kept" .log)
+nm -u --format=just-symbols "$KOUT/vmlinux.o" | sort -u > "$BUILD/bisect/undefined-ok"
+# vmlinux_undefined STEP: vmlinux.o leaves no symbol undefined that the
+# test kernel's full link would not resolve
+vmlinux_undefined() {
+	local extra
+
+	extra=$(nm -u --format=just-symbols "$BISECT_OUT/vmlinux.o" | sort -u |
+		comm -23 - "$BUILD/bisect/undefined-ok")
+	[ -z "$extra" ] && return 0
+	echo "bisect: $1 leaves undefined in vmlinux.o: $extra" >&2
+	return 1
+}
+if [ -f "$kept" ]; then
+	if kmake "$bisect_tree" "$BISECT_OUT" vmlinux_o > "$LOGS/bisect.log" 2>&1 &&
+	   vmlinux_undefined "the unpatched base"; then
+		cp "$kept" "$LOGS/unpatched-upstream.log"
+		stamp "bisect: the unpatched base builds (vmlinux.o); upstream's selftests on it: ${kept#$TOP/}"
+	else
+		tail -20 "$LOGS/bisect.log" >&2
+		echo "bisect: the unpatched base does not build" >&2
+		fail=1
+	fi
+elif "$TOP/harness/upstream-base.sh" build > "$LOGS/bisect.log" 2>&1; then
+	stamp "bisect: the unpatched base built; no kept results of upstream's selftests for $key: running them"
+	"$TOP/harness/upstream-base.sh" boot "$key" > "$LOGS/unpatched-boot.out" 2>&1 &
 	upstream_pid=$!
 else
 	tail -20 "$LOGS/bisect.log" >&2
-	echo "bisect: the unpatched base does not build" >&2
 	fail=1
 fi
 if [ -n "$commits" ] && [ $fail = 0 ]; then
 	for c in $commits; do
+		subject=$(git -C "$SRC" log -1 --format=%s "$c")
 		git -C "$bisect_tree" checkout -q --detach "$c"
-		# vmlinux: the whole link, without bzImage's compression
-		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig vmlinux > "$LOGS/bisect.log" 2>&1; then
+		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig vmlinux_o > "$LOGS/bisect.log" 2>&1; then
 			tail -20 "$LOGS/bisect.log" >&2
-			echo "bisect: $(git -C "$SRC" log -1 --format=%s "$c") does not build on its own" >&2
+			echo "bisect: $subject does not build on its own" >&2
 			fail=1
 			break
 		fi
+		vmlinux_undefined "$subject" || { fail=1; break; }
 	done
-	[ $fail = 0 ] && say "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own [${SECONDS}s]"
+	[ $fail = 0 ] && stamp "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own (vmlinux.o)"
 fi
 if [ -n "$upstream_pid" ]; then
 	wait "$upstream_pid" || fail=1

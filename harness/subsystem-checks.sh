@@ -37,7 +37,7 @@ if [ ${#cfiles[@]} -gt 0 ]; then
 		echo "coccicheck: reports on lines the series added (${LOGS#$TOP/}/coccicheck.log)" >&2
 		fail=1
 	else
-		say "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files [${SECONDS}s]"
+		stamp "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files"
 	fi
 fi
 
@@ -58,7 +58,7 @@ elif [ ! -f "$DOCS_OUT/Documentation/output/trace/ktp.html" ]; then
 	echo "htmldocs: no trace/ktp.html" >&2
 	fail=1
 else
-	say "htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning [${SECONDS}s]"
+	stamp "htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning"
 fi
 
 [ $fail = 0 ] || die "subsystem checks failed"
