@@ -51,7 +51,7 @@ if [ $htmldocs_rc != 0 ]; then
 	tail -20 "$LOGS/htmldocs.log" >&2
 	echo "htmldocs: the trace book does not build" >&2
 	fail=1
-elif grep -iE 'ktp' "$LOGS/htmldocs.log" | grep -iE 'warning|error|critical' >&2; then
+elif grep -E 'ktp\.rst|trace/ktp\b' "$LOGS/htmldocs.log" | grep -iE 'warning|error|critical' >&2; then
 	echo "htmldocs: warnings in ktp.rst (${LOGS#$TOP/}/htmldocs.log)" >&2
 	fail=1
 elif [ ! -f "$DOCS_OUT/Documentation/output/trace/ktp.html" ]; then
