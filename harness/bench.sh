@@ -21,12 +21,7 @@ mkdir -p "$LOGS"
 
 # The unpatched tree: a worktree of build/linux at ktp-base; its config:
 # the test kernel's fragment without the options the series adds.
-# (a worktree of an earlier build/linux, extracted anew since, is stale)
-if ! git -C "$BASE_SRC" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-	rm -rf "$BASE_SRC"
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$BASE_SRC" ktp-base
-fi
+base_worktree "$BASE_SRC"
 [ "$(git -C "$BASE_SRC" rev-parse HEAD)" = "$(git -C "$SRC" rev-parse ktp-base)" ] ||
 	git -C "$BASE_SRC" checkout -q --detach ktp-base
 grep -v '^CONFIG_KTP' "$TOP/harness/ktp.config" > "$BUILD/bench-base.config"

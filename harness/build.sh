@@ -37,16 +37,8 @@ fi
 
 say "building $(cat "$BUILD/base-version") + $(git -C "$SRC" rev-list --count ktp-base..HEAD) patches in ${KOUT#$TOP/}"
 start=$(date +%s)
-# bzImage and the modules in one make: a second make would link vmlinux
-# (and make its BTF) again for the modules
-targets=(bzImage)
-! grep -qx CONFIG_MODULES=y "$KOUT/.config" || targets+=(modules)
-if ! kmake "$SRC" "$KOUT" "${targets[@]}" > "$BUILD_LOG" 2>&1; then
+if ! build_images "$SRC" "$KOUT" > "$BUILD_LOG" 2>&1; then
 	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
-	die "kernel build failed; see ${BUILD_LOG#$TOP/}"
-fi
-if ! install_modules "$SRC" "$KOUT" >> "$BUILD_LOG" 2>&1; then
-	grep -E 'error|Error' "$BUILD_LOG" | head -20 >&2
-	die "building the modules failed; see ${BUILD_LOG#$TOP/}"
+	die "building the kernel or its modules failed; see ${BUILD_LOG#$TOP/}"
 fi
 say "kernel built in $(( $(date +%s) - start ))s: ${KOUT#$TOP/}/arch/x86/boot/bzImage"

@@ -12,8 +12,8 @@
 # results are kept in harness/upstream-base/ (or made by the static
 # checks when none are kept for this base, configuration and tests:
 # harness/upstream-base.sh; harness/upstream-compare.py compares them).
-# After them, coccicheck and htmldocs (harness/subsystem-checks.sh). The last line is the test count of all
-# of it, `N passed, N failed`.
+# After them, coccicheck and htmldocs (harness/subsystem-checks.sh). The
+# last line is the test count of all of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 

@@ -4,7 +4,7 @@
 # Install what building, booting and checking KTP needs on Debian 12,
 # or say what is missing when this is not root. `deps.sh bench`: also
 # what make bench needs (gnuplot, for its plot); `deps.sh profile`: gdb,
-# for make profile.
+# for make profile; `deps.sh list`: the packages, installing nothing.
 set -euo pipefail
 
 PKGS=(build-essential git python3 perl file rsync xz-utils
@@ -13,6 +13,8 @@ PKGS=(build-essential git python3 perl file rsync xz-utils
       linux-perf python3-sphinx ocaml-nox dwarves)
 [ "${1:-}" != bench ] || PKGS+=(gnuplot-nox)
 [ "${1:-}" != profile ] || PKGS+=(gdb)
+# `deps.sh list`: print them, one a line (harness/fresh-run.sh)
+[ "${1:-}" != list ] || { printf '%s\n' "${PKGS[@]}"; exit 0; }
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -13,9 +13,10 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: harness/fresh-run.sh DIR}
-pkgs=$(sed -n '/^PKGS=(/,/)/p' "$top/harness/deps.sh" | tr -d '()' | sed 's/PKGS=//' |
-	tr -s ' \t\n' '\n' | grep -vxE 'build-essential|git|python3|perl|file|rsync|xz-utils|kmod|cpio|' )
-pkgs="$pkgs build-essential gnuplot-nox"
+# what deps.sh installs but what the machine needs itself (git, python3,
+# ...); build-essential goes, as a meta-package, and what it pulled in
+pkgs=$("$top/harness/deps.sh" list | grep -vxE 'git|python3|perl|file|rsync|xz-utils|kmod|cpio')
+pkgs="$pkgs gnuplot-nox"
 
 mkdir -p "$dir"
 cd "$dir" || exit 1

@@ -37,8 +37,27 @@ kmake() {
 	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
+# base_worktree DIR: DIR is a worktree of build/linux, made at ktp-base
+# if it is none (or one of an earlier build/linux, extracted anew since)
+base_worktree() {
+	git -C "$1" rev-parse -q --verify HEAD > /dev/null 2>&1 && return 0
+	rm -rf "$1"
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$1" ktp-base
+}
+
+# build_images SRCDIR OUTDIR: bzImage and, with module support, the
+# modules, in one make (a second make would link vmlinux, and make its
+# BTF, again); then install_modules
+build_images() {
+	local src=$1 out=$2 targets=(bzImage)
+
+	! grep -qx CONFIG_MODULES=y "$out/.config" || targets+=(modules)
+	kmake "$src" "$out" "${targets[@]}" && install_modules "$src" "$out"
+}
+
 # install_modules SRCDIR OUTDIR: build OUTDIR's modules (nothing to do
-# after a make of bzImage and modules together) and pack them,
+# after build_images) and pack them,
 # under /lib/modules, into OUTDIR/modules.cpio, the archive boot.sh
 # appends to the initramfs; none if the kernel has no module support
 install_modules() {

@@ -12,10 +12,7 @@ git -C "$SRC" format-patch -q --cover-letter --cover-from-description=subject \
 	--base=ktp-base -o "$SERIES_OUT" ktp-base..ktp
 say "exported $(ls "$SERIES_OUT" | grep -vc '^0000-') patches + cover letter to ${SERIES_OUT#$TOP/}"
 
-if [ ! -d "$AMTREE" ]; then
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$AMTREE" ktp-base
-fi
+base_worktree "$AMTREE"
 git -C "$AMTREE" am --abort >/dev/null 2>&1 || true
 git -C "$AMTREE" checkout -q --detach ktp-base
 git -C "$AMTREE" reset -q --hard ktp-base

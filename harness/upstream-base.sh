@@ -31,12 +31,7 @@ KEEP_DIR=$TOP/harness/upstream-base
 
 prepare() {
 	[ -f "$KOUT/.config" ] || die "no test kernel configuration: run make kernel"
-	# (a worktree of an earlier build/linux, extracted anew since, is stale)
-	if ! git -C "$BISECT_TREE" rev-parse -q --verify HEAD > /dev/null 2>&1; then
-		rm -rf "$BISECT_TREE"
-		git -C "$SRC" worktree prune
-		git -C "$SRC" worktree add -q --detach "$BISECT_TREE" ktp-base
-	fi
+	base_worktree "$BISECT_TREE"
 	git -C "$BISECT_TREE" checkout -q --detach ktp-base
 	mkdir -p "$BISECT_OUT"
 	cp "$KOUT/.config" "$BISECT_OUT/.config"
@@ -53,10 +48,9 @@ key() {
 }
 
 build() {
-	kmake "$BISECT_TREE" "$BISECT_OUT" bzImage modules > "$LOGS/upstream-base-build.log" 2>&1 ||
-		{ tail -20 "$LOGS/upstream-base-build.log" >&2; die "the unpatched base does not build"; }
-	install_modules "$BISECT_TREE" "$BISECT_OUT" >> "$LOGS/upstream-base-build.log" 2>&1 ||
-		die "the unpatched base's modules do not build"
+	build_images "$BISECT_TREE" "$BISECT_OUT" > "$LOGS/upstream-base-build.log" 2>&1 ||
+		{ tail -20 "$LOGS/upstream-base-build.log" >&2
+		  die "the unpatched base or its modules do not build"; }
 	# copies: the bisect rebuilds build/bisect/kernel while the VM reads them
 	cp "$BISECT_OUT/arch/x86/boot/bzImage" "$BUILD/unpatched-bzImage"
 	rm -f "$BUILD/unpatched-modules.cpio"
