@@ -43,6 +43,7 @@ ROWS = [
     ("ktp_p_record", "KTP p, no condition, recording 1 value", "call"),
     ("ktp_p_false10_jit", "KTP p, false 10-op/3-read condition, JIT", "call"),
     ("ktp_p_false10_interp", "KTP p, false 10-op/3-read condition, interp", "call"),
+    ("ktp_p_strcmp16_worst", "KTP p, the worst string condition the limits allow", "call"),
     ("ktp_p_zero_read_jit", "KTP p, false condition reading a 0, JIT", "call"),
     ("ktp_p_opt_false_jit", "KTP p on an optimized kprobe, false", "call"),
     ("ktp_tp_sys_enter_false", "KTP t on tracepoint sys_enter, false", "call"),

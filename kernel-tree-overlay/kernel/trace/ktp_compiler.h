@@ -150,6 +150,8 @@ struct ktp_compiler {
 	int			out_jump;	/* "t": to "return 0", no hit */
 	char			**lits;
 	unsigned int		nr_lits;
+	unsigned int		nr_strcmps;	/* see ktp_string_node() */
+	unsigned int		glob_bytes;
 	int			error;		/* first code error */
 };
 

@@ -24,6 +24,8 @@ struct trace_event_call;
 #define KTP_EXPR_MAX_INSNS	4096	/* eBPF instructions of one probe */
 #define KTP_EXPR_MAX_FETCHES	128	/* fetch expressions of one probe */
 #define KTP_EXPR_STR_MAX	256	/* bytes of a string compared */
+#define KTP_EXPR_MAX_STRCMPS	16	/* string compares of one probe */
+#define KTP_EXPR_GLOB_MAX	256	/* glob pattern bytes of one probe */
 
 /* What the terms of an expression may name */
 #define KTP_ENV_FENTRY		BIT(0)	/* $argN: at a function's entry */

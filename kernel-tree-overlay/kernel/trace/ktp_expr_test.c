@@ -1580,6 +1580,70 @@ static void ktp_expr_limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.pos, (int)(src - lit - 1));
 }
 
+/* Append @n compares "OP LIT" of $comm, joined by ||, to @src; its end */
+static char *ktp_strcmps(char *src, int n, const char *op, const char *lit)
+{
+	while (n--)
+		src += sprintf(src, "$comm %s \"%s\"%s", op, lit, n ? " || " : "");
+	return src;
+}
+
+/*
+ * What bounds the cost of a hit: at most KTP_EXPR_MAX_STRCMPS string
+ * compares a probe, its condition and fetches together, and glob
+ * patterns of at most KTP_EXPR_GLOB_MAX bytes together.
+ */
+static void ktp_expr_strcmp_limits_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	char *src, *end, glob[KTP_EXPR_GLOB_MAX / 2 + 1];
+	struct ktp_expr_error err = {};
+	struct ktp_compiler *c;
+	bool is_signed;
+	u64 val;
+
+	src = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+
+	ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS, "==", "a");
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
+	end = ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS, "!=", "a");
+	strcpy(end, " || $comm == \"b\"");
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_MANY_STRS);
+	/* the caret under the 17th compare's operator */
+	KUNIT_EXPECT_EQ(test, err.pos, (int)(end - src) + 10);
+
+	/* the condition's and the fetch expressions' compares add up */
+	c = ktp_compiler_create(&e->env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS - 1, "~", "k*");
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, src, &err), 0);
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$comm==\"a\"", 0,
+						&is_signed, &err), 0);
+	memset(&err, 0, sizeof(err));
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$comm!=\"a\"", 1,
+						&is_signed, &err), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_MANY_STRS);
+	KUNIT_EXPECT_EQ(test, err.pos, 5);
+	ktp_compiler_destroy(c);
+
+	/* two globs of half the bytes each, then one byte more */
+	memset(glob, '*', sizeof(glob) - 1);
+	glob[sizeof(glob) - 1] = '\0';
+	memset(&err, 0, sizeof(err));
+	end = ktp_strcmps(src, 2, "~", glob);
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
+	/* == and != literals do not count */
+	strcpy(end, " || $comm == \"x\" || $comm ~ \"x\"");
+	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_GLOB_LONG);
+	/* the caret under the pattern that makes it too long */
+	KUNIT_EXPECT_EQ(test, err.pos, (int)strlen(src) - 3);
+}
+
 /*
  * String fields of an event record: a __data_loc one is found at its
  * offset from the record, a __rel_loc one at its offset from the end of
@@ -2043,6 +2107,7 @@ static void ktp_expr_check_tpoint_hit_test(struct kunit *test)
 
 static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_limits_test),
+	KUNIT_CASE(ktp_expr_strcmp_limits_test),
 	KUNIT_CASE(ktp_expr_string_field_test),
 	KUNIT_CASE(ktp_expr_check_test),
 	KUNIT_CASE(ktp_expr_check_flow_test),

@@ -705,6 +705,24 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 	    r->op != KTP_OP_STRLIT)
 		goto bad;
 
+	/*
+	 * What bounds the cost of one hit: a compare copies at most
+	 * KTP_EXPR_STR_MAX - 1 bytes, and glob_match() backtracks only to
+	 * the last '*', so that a glob takes at most as many steps as its
+	 * pattern has bytes for each byte of the string.
+	 */
+	if (++c->nr_strcmps > KTP_EXPR_MAX_STRCMPS) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_TOO_MANY_STRS);
+		return NULL;
+	}
+	if (op == KTP_OP_STRCMP) {
+		c->glob_bytes += strlen((char *)(unsigned long)r->val);
+		if (c->glob_bytes > KTP_EXPR_GLOB_MAX) {
+			ktp_fail(c, c->src + r->pos, TP_ERR_KTP_EXPR_GLOB_LONG);
+			return NULL;
+		}
+	}
+
 	n = ktp_node(c, KTP_OP_STRCMP, KTP_T_S64, at);
 	if (!n)
 		return NULL;
