@@ -186,7 +186,7 @@ static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
 	if (code->op == FETCH_OP_REG)
 		return code->param;
 	if (code->op == FETCH_OP_RETVAL)
-		return offsetof(struct pt_regs, ax);
+		return ktp_retval_offset();
 	if (code->op == FETCH_OP_ARG && !ktp_is_return(tk))
 		return ktp_arg_reg_offset(code->param + 1);
 	return -1;

@@ -169,7 +169,10 @@ int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
 			  unsigned int slot);
 int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 				 unsigned int slot);
+int ktp_retval_offset(void);
+int ktp_sp_offset(void);
 int ktp_arg_reg_offset(unsigned int num);
+int ktp_arg_stack_offset(unsigned int num);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
 void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);

@@ -1580,6 +1580,34 @@ static void ktp_expr_limits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err.pos, (int)(src - lit - 1));
 }
 
+/*
+ * Where the compiler finds registers and arguments, from the
+ * architecture's accessors: the x86-64 calling convention, as the ABI
+ * writes it.
+ */
+static void ktp_expr_regs_test(struct kunit *test)
+{
+	static const int args[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+	int i;
+
+	KUNIT_EXPECT_EQ(test, ktp_retval_offset(), offsetof(struct pt_regs, ax));
+	KUNIT_EXPECT_EQ(test, ktp_sp_offset(), offsetof(struct pt_regs, sp));
+	KUNIT_EXPECT_EQ(test, ktp_arg_reg_offset(0), -1);
+	for (i = 0; i < ARRAY_SIZE(args); i++) {
+		KUNIT_EXPECT_EQ(test, ktp_arg_reg_offset(i + 1), args[i]);
+		KUNIT_EXPECT_EQ(test, ktp_arg_stack_offset(i + 1), -1);
+	}
+	/* the 7th and later above the return address */
+	KUNIT_EXPECT_EQ(test, ktp_arg_reg_offset(7), -1);
+	KUNIT_EXPECT_EQ(test, ktp_arg_stack_offset(7), 8);
+	KUNIT_EXPECT_EQ(test, ktp_arg_stack_offset(8), 16);
+	KUNIT_EXPECT_EQ(test, ktp_arg_stack_offset(512), 8 * 506);
+}
+
 /* Append @n compares "OP LIT" of $comm, joined by ||, to @src; its end */
 static char *ktp_strcmps(char *src, int n, const char *op, const char *lit)
 {
@@ -1608,7 +1636,7 @@ static void ktp_expr_strcmp_limits_test(struct kunit *test)
 	ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS, "==", "a");
 	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
 	end = ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS, "!=", "a");
-	strcpy(end, " || $comm == \"b\"");
+	sprintf(end, " || $comm == \"b\"");
 	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_MANY_STRS);
@@ -1636,7 +1664,7 @@ static void ktp_expr_strcmp_limits_test(struct kunit *test)
 	end = ktp_strcmps(src, 2, "~", glob);
 	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err), 0);
 	/* == and != literals do not count */
-	strcpy(end, " || $comm == \"x\" || $comm ~ \"x\"");
+	sprintf(end, " || $comm == \"x\" || $comm ~ \"x\"");
 	KUNIT_EXPECT_EQ(test, ktp_expr_eval(&e->env, src, &e->ctx, &val, &err),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_GLOB_LONG);
@@ -2108,6 +2136,7 @@ static void ktp_expr_check_tpoint_hit_test(struct kunit *test)
 static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_limits_test),
 	KUNIT_CASE(ktp_expr_strcmp_limits_test),
+	KUNIT_CASE(ktp_expr_regs_test),
 	KUNIT_CASE(ktp_expr_string_field_test),
 	KUNIT_CASE(ktp_expr_check_test),
 	KUNIT_CASE(ktp_expr_check_flow_test),

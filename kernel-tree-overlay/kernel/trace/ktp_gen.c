@@ -300,26 +300,6 @@ static void ktp_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, BPF_REG_0);
 }
 
-/**
- * ktp_arg_reg_offset - where a function's argument is at its entry
- * @num: N of $argN, from 1
- *
- * Return: the offset in struct pt_regs of the register that holds the
- * argument, or -1 if it is on the stack.
- */
-int ktp_arg_reg_offset(unsigned int num)
-{
-	static const int arg_regs[] = {
-		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-	};
-
-	if (num < 1 || num > ARRAY_SIZE(arg_regs))
-		return -1;
-	return arg_regs[num - 1];
-}
-
 static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
 			int slot)
 {
@@ -341,12 +321,12 @@ static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_store(c, slot, reg);
 		return;
 	}
-	/* on the stack, above the return address */
+	/* on the stack: the parser checked that it is found there */
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
 				offsetof(struct ktp_run_ctx, regs)));
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1,
-				offsetof(struct pt_regs, sp)));
-	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, 8 * (n->param - 6)));
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, ktp_sp_offset()));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_2,
+				  ktp_arg_stack_offset(n->param)));
 	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, 8));
 	ktp_emit(c, BPF_EMIT_CALL(ktp_bpf_read));
@@ -720,7 +700,7 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 					offsetof(struct ktp_run_ctx, regs)));
 		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1,
 					n->op == KTP_OP_REG ? n->param :
-					offsetof(struct pt_regs, sp)));
+					ktp_sp_offset()));
 		ktp_store(c, slot, reg);
 		return;
 	case KTP_OP_ARG:
