@@ -36,6 +36,8 @@ done
 cp /usr/bin/trace-cmd "$ROOT/usr/bin/trace-cmd"
 # and Debian's perf tool (linux-perf), for perf stat and perf record
 cp /usr/bin/perf "$ROOT/usr/bin/perf"
+# and Debian's bpftool, which lists, dumps and counts KTP's BPF programs
+cp /usr/sbin/bpftool "$ROOT/usr/sbin/bpftool"
 # kselftest's runner.sh needs GNU timeout (--foreground)
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"

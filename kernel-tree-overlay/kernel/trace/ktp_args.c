@@ -241,6 +241,10 @@ static int ktp_prog_error(int err)
 		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
 	else if (err == -EOPNOTSUPP)
 		trace_probe_log_err(0, KTP_NO_JIT);
+	else if (err == -EPERM)
+		trace_probe_log_err(0, KTP_NEEDS_BPF_CAP);
+	else if (err == -EINVAL || err == -EACCES || err == -EFAULT)
+		trace_probe_log_err(0, KTP_VERIFIER);
 	return err;
 }
 
@@ -299,7 +303,8 @@ static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
 
 	if (cond || !bitmap_empty(tk->prog_args, nargs) || ktp_is_tpoint(tk))
 		return true;
-	if (!ebpf_jit_enabled())
+	/* and to load a program through the verifier, the capabilities */
+	if (!ebpf_jit_enabled() || !bpf_capable() || !perfmon_capable())
 		return false;
 	for (i = 0; i < nargs; i++) {
 		if (ktp_fetch_reg_offset(tk, i) >= 0)
@@ -404,6 +409,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		if (ret) {
 			if (err.code)
 				__trace_probe_log_err(err.pos, err.code);
+			else
+				ktp_prog_error(ret);
 			goto out;
 		}
 	}

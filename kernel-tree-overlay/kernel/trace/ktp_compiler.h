@@ -153,7 +153,27 @@ struct ktp_compiler {
 	unsigned int		nr_strcmps;	/* see ktp_string_node() */
 	unsigned int		glob_bytes;
 	int			error;		/* first code error */
+	/* a "p" or "r" probe's program, for the verifier: see ktp_gen_v.c */
+	bool			verified;
+	bool			jit;		/* reads inline, kfuncs callable */
+	bool			has_faults;	/* counts them on its stack */
+	bool			area_loaded;	/* at KTP_V_AREA */
+	int			area_fd;	/* of ktp_area_map, while loading */
 };
+
+/*
+ * A verified program's stack under R10: the reads that faulted, what a
+ * helper read, this CPU's value of ktp_area_map and its key, then the
+ * slots.
+ */
+#define KTP_V_FAULTS	-8
+#define KTP_V_SCRATCH	-16
+#define KTP_V_AREA	-24
+#define KTP_V_KEY	-32
+#define KTP_V_STACK	32
+/* That value: the fetched values, then an "r" probe's $argN at entry */
+#define KTP_V_ENTRY	KTP_EXPR_MAX_FETCHES
+#define KTP_V_AREA_WORDS (KTP_EXPR_MAX_FETCHES + PAGE_SIZE / 8)
 
 /* Registers: R6 holds the context, slots 0-2 are R7-R9, then the stack */
 #define KTP_R_CTX	BPF_REG_6
@@ -229,6 +249,27 @@ int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn);
 void ktp_land(struct ktp_compiler *c, int from);
 int ktp_load(struct ktp_compiler *c, int slot, int scratch);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+/*
+ * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
+ * as the light skeletons of kernel/bpf/preload use it); no header has it.
+ */
+int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
+
+/* ktp_gen_v.c; ktp_strcmp() is the kfunc its programs call */
+int ktp_strcmp(u64 addr, u32 lit, u32 how);
+void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot);
+void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
+		      int slot);
+void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot);
+struct bpf_prog *ktp_v_finish(struct ktp_compiler *c);
+void ktp_v_emit_exit(struct ktp_compiler *c, bool truth);
+void ktp_v_release(struct ktp_compiler *c);
+void ktp_store(struct ktp_compiler *c, int slot, int reg);
+void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
+void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val);
+
 void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 		    bool jump_if, struct ktp_jumps *to, int slot);
 struct ktp_jumps *ktp_gen_false_jumps(struct ktp_compiler *c,

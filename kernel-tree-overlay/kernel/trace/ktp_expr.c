@@ -50,6 +50,9 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 		return NULL;
 	c->env = *env;
 	c->fold = true;
+	/* "p" and "r" probes' programs go through the BPF verifier */
+	c->verified = !(env->flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT));
+	c->jit = ebpf_jit_enabled();
 	/*
 	 * Not zeroed: ktp_node() clears each node it hands out, and a
 	 * definition should not clear 24 KiB it does not use.
@@ -71,6 +74,8 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 		c->stack_base = KTP_TPOINT_CTX_SIZE;
 	} else {
 		ktp_emit(c, BPF_MOV64_REG(KTP_R_CTX, BPF_REG_1));
+		if (c->verified)
+			c->stack_base = KTP_V_STACK;
 	}
 	if (c->error) {
 		ktp_compiler_destroy(c);
@@ -89,6 +94,7 @@ void ktp_compiler_destroy(struct ktp_compiler *c)
 
 	if (!c)
 		return;
+	ktp_v_release(c);
 	for (i = 0; i < c->nr_lits; i++)
 		kfree(c->lits[i]);
 	kfree(c->lits);
@@ -102,9 +108,14 @@ static int ktp_code_error(struct ktp_compiler *c, struct ktp_expr_error *err)
 {
 	if (!c->error)
 		return 0;
-	/* a lack of memory is said by the errno alone */
-	if (c->error == -ENOMEM)
-		return -ENOMEM;
+	/* a lack of memory or of a capability is said by the errno alone */
+	if (c->error == -ENOMEM || c->error == -EPERM)
+		return c->error;
+	if (c->error == -EOPNOTSUPP) {
+		err->pos = 0;
+		err->code = TP_ERR_KTP_STR_NEEDS_JIT;
+		return -EOPNOTSUPP;
+	}
 	err->pos = 0;
 	err->code = TP_ERR_KTP_EXPR_TOO_BIG;
 	return -E2BIG;
@@ -177,9 +188,13 @@ static int ktp_emit_fetch(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_tpoint_enter(c);
 	ktp_gen(c, n, 0);
 	reg = ktp_load(c, 0, BPF_REG_1);
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, KTP_R_CTX,
-				offsetof(struct ktp_run_ctx, vals)));
-	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_2, reg, slot * 8));
+	if (c->verified) {
+		ktp_v_emit_fetch(c, reg, slot);
+	} else {
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, KTP_R_CTX,
+					offsetof(struct ktp_run_ctx, vals)));
+		ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_2, reg, slot * 8));
+	}
 	c->nr_vals = max(c->nr_vals, slot + 1);
 	return ktp_code_error(c, err);
 }
@@ -277,6 +292,16 @@ static void ktp_emit_exits(struct ktp_compiler *c)
 {
 	int i;
 
+	if (c->verified) {
+		ktp_v_emit_exit(c, true);
+		/* the verifier refuses code no jump reaches */
+		if (!c->nr_false_jumps)
+			return;
+		for (i = 0; i < c->nr_false_jumps; i++)
+			ktp_land(c, c->false_jumps[i]);
+		ktp_v_emit_exit(c, false);
+		return;
+	}
 	if (c->env.flags & KTP_ENV_TPOINT) {
 		/* the tracepoint ignores what the program returns */
 		ktp_tpoint_enter(c);
@@ -404,6 +429,21 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
 		err = c->error;
 		goto out;
 	}
+	if (c->verified) {
+		err = -ENOMEM;
+		kp = kzalloc(sizeof(*kp), GFP_KERNEL);
+		if (!kp)
+			goto out;
+		fp = ktp_v_finish(c);
+		if (IS_ERR(fp)) {
+			err = PTR_ERR(fp);
+			kfree(kp);
+			goto out;
+		}
+		kp->verified = true;
+		kp->nr_vals = c->nr_vals;
+		goto done;
+	}
 
 	lim.stack_depth = c->stack_base +
 			  max(c->max_slot - KTP_NR_REG_SLOTS + 1, 0) * 8;
@@ -431,6 +471,7 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
 		kfree(kp);
 		goto out;
 	}
+done:
 	kp->prog = fp;
 	kp->has_cond = c->has_cond;
 	kp->nr_entry_args = c->nr_entry_args;
@@ -450,7 +491,8 @@ static void ktp_prog_free_rcu(struct rcu_head *rcu)
 	struct ktp_prog *kp = container_of(rcu, struct ktp_prog, rcu);
 	unsigned int i;
 
-	bpf_prog_free(kp->prog);
+	if (kp->prog)
+		bpf_prog_free(kp->prog);
 	for (i = 0; i < kp->nr_lits; i++)
 		kfree(kp->lits[i]);
 	kfree(kp->lits);
@@ -465,6 +507,12 @@ void ktp_prog_free(struct ktp_prog *kp)
 {
 	if (!kp)
 		return;
+	if (kp->verified) {
+		bpf_prog_put(kp->prog);
+		kp->prog = NULL;
+		call_rcu(&kp->rcu, ktp_prog_free_rcu);
+		return;
+	}
 	/*
 	 * Exception fixups and kallsyms readers find the JIT code under RCU:
 	 * free it after them.

@@ -81,7 +81,10 @@ struct ktp_expr_error {
 /**
  * struct ktp_prog - the compiled condition and fetch expressions of a probe
  * @prog: the eBPF program; JIT-compiled unless @prog->jited is false
+ * @verified: a "p" or "r" probe's program, which the BPF verifier
+ *	      accepted (see ktp_gen_v.c)
  * @has_cond: whether the program tests a condition
+ * @nr_vals: how many values the program fetches
  * @nr_entry_args: how many $argN an "r" probe must save at entry
  * @lits: string literals the program points to
  * @nr_lits: number of @lits
@@ -89,7 +92,9 @@ struct ktp_expr_error {
  */
 struct ktp_prog {
 	struct bpf_prog		*prog;
+	bool			verified;
 	bool			has_cond;
+	unsigned int		nr_vals;
 	unsigned int		nr_entry_args;
 	char			**lits;
 	unsigned int		nr_lits;
@@ -176,6 +181,9 @@ int ktp_arg_stack_offset(unsigned int num);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
 void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
+u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx);
+u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
+			  u64 ret);
 
 /**
  * ktp_prog_run - run a probe's program on one hit
@@ -187,7 +195,17 @@ void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
 static __always_inline u32 ktp_prog_run(const struct ktp_prog *kp,
 					struct ktp_run_ctx *ctx)
 {
-	return bpf_prog_run(kp->prog, ctx);
+	u64 ret;
+
+	if (!kp->verified)
+		return bpf_prog_run(kp->prog, ctx);
+	if (kp->nr_entry_args || kp->nr_lits)
+		return ktp_prog_run_verified(kp, ctx);
+	/* a false condition without a fault returns 0: nothing else to do */
+	ret = bpf_prog_run(kp->prog, ctx->regs);
+	if (likely(!ret))
+		return 0;
+	return ktp_prog_end_verified(kp, ctx, ret);
 }
 
 #endif /* _KERNEL_TRACE_KTP_EXPR_H */

@@ -140,7 +140,7 @@ void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val)
 	ktp_emit(c, insn[1]);
 }
 
-static void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
+void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
 {
 	if (ktp_imm32_ok(val))
 		ktp_emit(c, BPF_MOV64_IMM(reg, (s32)val));
@@ -180,7 +180,7 @@ int ktp_load(struct ktp_compiler *c, int slot, int scratch)
 	return scratch;
 }
 
-static void ktp_store(struct ktp_compiler *c, int slot, int reg)
+void ktp_store(struct ktp_compiler *c, int slot, int reg)
 {
 	c->max_slot = max(c->max_slot, slot);
 	if (ktp_slot_is_reg(slot)) {
@@ -216,7 +216,7 @@ void ktp_land(struct ktp_compiler *c, int from)
 }
 
 /* Truncate and extend @reg from its bits to @type */
-static void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
+void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
 {
 	int size = type & KTP_T_SIZE;
 
@@ -695,6 +695,11 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		return;
 	case KTP_OP_REG:
 	case KTP_OP_STACKP:
+		if (c->verified) {
+			ktp_v_gen_reg(c, n->op == KTP_OP_REG ? n->param :
+				      ktp_sp_offset(), slot);
+			return;
+		}
 		reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
 		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
 					offsetof(struct ktp_run_ctx, regs)));
@@ -704,13 +709,19 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		ktp_store(c, slot, reg);
 		return;
 	case KTP_OP_ARG:
-		ktp_gen_arg(c, n, slot);
+		if (c->verified)
+			ktp_v_gen_arg(c, n, slot);
+		else
+			ktp_gen_arg(c, n, slot);
 		return;
 	case KTP_OP_FIELD:
 		ktp_gen_field(c, n, slot);
 		return;
 	case KTP_OP_READ:
-		ktp_gen_read(c, n, slot);
+		if (c->verified)
+			ktp_v_gen_read(c, n, slot);
+		else
+			ktp_gen_read(c, n, slot);
 		return;
 	case KTP_OP_CAST:
 	case KTP_OP_NEG:
@@ -726,7 +737,10 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		ktp_store(c, slot, reg);
 		return;
 	case KTP_OP_STRCMP:
-		ktp_gen_strcmp(c, n, slot);
+		if (c->verified)
+			ktp_v_gen_strcmp(c, n, slot);
+		else
+			ktp_gen_strcmp(c, n, slot);
 		return;
 	case KTP_OP_COND:
 		ktp_gen_cond(c, n, slot);

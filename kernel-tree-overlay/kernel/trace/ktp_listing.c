@@ -108,6 +108,12 @@ void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp)
 	struct bpf_insn load;
 	u32 i;
 
+	/* the verifier's program: bpftool prog dump xlated id N shows it */
+	if (kp->verified) {
+		seq_printf(m, "  id %u tag %*phN\n", fp->aux->id, BPF_TAG_SIZE,
+			   fp->tag);
+		return;
+	}
 	for (i = 0; i < fp->len; i++) {
 		seq_printf(m, "  %4u: ", i);
 		insn = &fp->insnsi[i];

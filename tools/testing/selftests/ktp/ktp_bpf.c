@@ -12,6 +12,10 @@
  *                             tracepoint TP counts the hits whose second
  *                             argument is ARG2 (sys_enter: the syscall
  *                             number), in an array map
+ *   ktp_bpf kfunc ID          tries to load a BPF_PROG_TYPE_KPROBE program
+ *                             that calls the kfunc of BTF id ID; prints
+ *                             "errno=N" and the verifier's log if it was
+ *                             refused, and exits 1 if it was loaded
  *
  * The kprobe is a kprobe PMU event (its type is in
  * /sys/bus/event_source/devices/kprobe/type, config1 points to the symbol
@@ -62,7 +66,7 @@ static void fail(const char *what)
 
 static void bad_args(void)
 {
-	fprintf(stderr, "usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2\n");
+	fprintf(stderr, "usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2 | kfunc ID\n");
 	exit(2);
 }
 
@@ -175,6 +179,38 @@ static int load_prog(int map, __u32 type, int off, __s32 val)
 		fail("BPF_PROG_LOAD");
 	}
 	return fd;
+}
+
+/* A kprobe program calling the kfunc @id with three zero arguments */
+static int try_kfunc(int id)
+{
+	struct bpf_insn prog[] = {
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 0),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 0),
+		insn(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id),
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static char log[LOG_SIZE];
+	union bpf_attr attr = {
+		.prog_type = BPF_PROG_TYPE_KPROBE,
+		.insns = (uintptr_t)prog,
+		.insn_cnt = ARRAY_SIZE(prog),
+		.license = (uintptr_t)"GPL",
+		.log_buf = (uintptr_t)log,
+		.log_size = sizeof(log),
+		.log_level = 1,
+	};
+	int fd;
+
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd >= 0) {
+		printf("loaded\n");
+		return 1;
+	}
+	printf("errno=%d\n%s", errno, log);
+	return 0;
 }
 
 static int kprobe_pmu_type(void)
@@ -298,6 +334,9 @@ int main(int argc, char **argv)
 	pid_t parent = getppid();
 	sigset_t sigs;
 	int sig, i;
+
+	if (argc == 3 && !strcmp(argv[1], "kfunc"))
+		return try_kfunc(parse_num(argv[2], INT_MAX));
 
 	/* Before anything: a signal the test sends early waits for sigwait() */
 	sigemptyset(&sigs);

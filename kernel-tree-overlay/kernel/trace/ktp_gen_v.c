@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP's expression compiler: the programs of "p" and "r" probes, which
+ * the BPF verifier accepts. Each is a BPF_PROG_TYPE_KPROBE program on
+ * the hit's pt_regs, loaded through the bpf() system call's own path
+ * (kern_sys_bpf()), so that bpftool lists it, the LSM hooks and the
+ * capability checks of BPF apply, and the verifier, not KTP, says it is
+ * safe.
+ *
+ * What a program needs besides the registers is standard BPF: kernel
+ * memory is read by an inline load from a bpf_rdonly_cast() pointer (a
+ * nofault load under the JIT) or by bpf_probe_read_kernel(), user memory
+ * by bpf_probe_read_user(), and fetched values go to this CPU's value of
+ * one per-CPU array map, ktp_area_map. The program counts the reads that
+ * faulted on its stack and returns them with the condition's truth:
+ * (faults << 1) | true. String compares call the kfunc ktp_strcmp(),
+ * with the literal as an index into the probe's literals; only KTP's
+ * programs may call it.
+ */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/fdtable.h>
+#include <linux/filter.h>
+#include <linux/glob.h>
+#include <linux/kprobes.h>
+#include <linux/mman.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+#include "trace_probe.h"
+#include "ktp_compiler.h"
+
+/* What an inline read reads through: bpf_rdonly_cast() needs a struct */
+struct ktp_word {
+	u64	val;
+};
+
+/* The program that runs on this CPU, for ktp_strcmp() to find literals */
+static DEFINE_PER_CPU(const struct ktp_prog *, ktp_v_running);
+
+/* The task loading a KTP program: ktp_kfunc_filter() lets only it in */
+static struct task_struct *ktp_loader;
+
+/* Every KTP program's values, one per CPU (see ktp_v_area()) */
+static struct bpf_map *ktp_area_map;
+static DEFINE_MUTEX(ktp_area_mutex);
+
+static int ktp_v_area_fd_for(struct ktp_compiler *c);
+
+__bpf_kfunc_start_defs();
+
+/**
+ * ktp_strcmp - compare a string with one of the running probe's literals
+ * @addr: the string's address, unused for $comm
+ * @lit: the literal's index among the probe's literals
+ * @how: KTP_STR_* flags, and the size of a char array
+ *
+ * Called only by KTP's programs (see ktp_kfunc_filter()); the literal
+ * is one the verifier knows to be a constant, an index that this
+ * function checks against the running probe's literals.
+ *
+ * Return: 1 if the compare holds, 0 if not, -1 if the string could not
+ * be read (the program counts a fault, and the compare is false).
+ */
+__bpf_kfunc int ktp_strcmp(u64 addr, u32 lit, u32 how)
+{
+	const struct ktp_prog *kp = this_cpu_read(ktp_v_running);
+	unsigned int len = (how >> KTP_STR_LEN_SHIFT) & (KTP_EXPR_STR_MAX - 1);
+	char buf[KTP_EXPR_STR_MAX];
+	bool match;
+	long ret;
+
+	/* not a KTP hit (a program someone else attached): no literal */
+	if (!kp || lit >= kp->nr_lits)
+		return 0;
+	if (how & KTP_STR_COMM) {
+		memcpy(buf, current->comm, TASK_COMM_LEN);
+		buf[TASK_COMM_LEN - 1] = '\0';
+	} else {
+		if (len)
+			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
+		else
+			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
+							  sizeof(buf));
+		if (ret < 0)
+			return -1;
+		buf[len ?: sizeof(buf) - 1] = '\0';
+	}
+	if ((how & KTP_STR_OPS) == KTP_STR_GLOB)
+		return glob_match(kp->lits[lit], buf);
+	match = !strcmp(buf, kp->lits[lit]);
+	return (how & KTP_STR_OPS) == KTP_STR_EQ ? match : !match;
+}
+
+__bpf_kfunc_end_defs();
+
+NOKPROBE_SYMBOL(ktp_strcmp);
+
+BTF_KFUNCS_START(ktp_kfunc_ids)
+BTF_ID_FLAGS(func, ktp_strcmp)
+BTF_KFUNCS_END(ktp_kfunc_ids)
+
+BTF_ID_LIST(ktp_v_btf_ids)
+BTF_ID(func, ktp_strcmp)
+BTF_ID(func, bpf_rdonly_cast)
+BTF_ID(struct, ktp_word)
+
+/* Only the program KTP is loading may call KTP's kfuncs */
+static int ktp_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&ktp_kfunc_ids, kfunc_id))
+		return 0;
+	return READ_ONCE(ktp_loader) == current ? 0 : -EACCES;
+}
+
+static const struct btf_kfunc_id_set ktp_kfunc_set = {
+	.owner	= THIS_MODULE,
+	.set	= &ktp_kfunc_ids,
+	.filter	= ktp_kfunc_filter,
+};
+
+static int __init ktp_kfunc_init(void)
+{
+	BTF_TYPE_EMIT(struct ktp_word);
+	return register_btf_kfunc_id_set(BPF_PROG_TYPE_KPROBE, &ktp_kfunc_set);
+}
+late_initcall(ktp_kfunc_init);
+
+static void ktp_v_call_kfunc(struct ktp_compiler *c, u32 btf_id)
+{
+	ktp_emit(c, BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL,
+				 0, btf_id));
+}
+
+static void ktp_v_call_helper(struct ktp_compiler *c, enum bpf_func_id id)
+{
+	ktp_emit(c, BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, id));
+}
+
+/**
+ * ktp_v_gen_reg() - a register of the hit, read from the context
+ * @c: the compiler
+ * @off: its offset in struct pt_regs
+ * @slot: where the value goes
+ */
+void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot)
+{
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, KTP_R_CTX, off));
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/* Count a fault: one more on the stack */
+static void ktp_v_count_fault(struct ktp_compiler *c)
+{
+	c->has_faults = true;
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_FAULTS));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_1, KTP_V_FAULTS));
+}
+
+/*
+ * The value of @bytes at the address in @slot, into R0: an inline nofault
+ * load under the JIT, then (for a 0, which may be a fault) the helper
+ * that says whether it faulted.
+ */
+static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
+			    bool user)
+{
+	int reg, done = -1, ok;
+
+	if (c->jit && !user) {
+		reg = ktp_load(c, slot, BPF_REG_1);
+		if (reg != BPF_REG_1)
+			ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, reg));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
+		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
+					BPF_REG_0, 0));
+		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+	}
+	reg = ktp_load(c, slot, BPF_REG_3);
+	if (reg != BPF_REG_3)
+		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, reg));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
+	ktp_v_call_helper(c, user ? BPF_FUNC_probe_read_user :
+			  BPF_FUNC_probe_read_kernel);
+	ok = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	ktp_v_count_fault(c);
+	ktp_land(c, ok);
+	/* the helper zeroed it if it faulted */
+	ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
+				BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_land(c, done);
+}
+
+/**
+ * ktp_v_gen_read() - a read of kernel or user memory
+ * @c: the compiler
+ * @n: the read
+ * @slot: where the value goes
+ */
+void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
+{
+	ktp_gen(c, n->l, slot);
+	ktp_v_emit_read(c, slot, n->param & KTP_T_SIZE,
+			n->param & KTP_READ_USER);
+	ktp_emit_convert(c, BPF_REG_0, n->type);
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/* Load the pointer to this CPU's value of ktp_area_map into R1 */
+static void ktp_v_area(struct ktp_compiler *c)
+{
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_AREA));
+}
+
+/**
+ * ktp_v_gen_arg() - $argN at a function's entry, or saved at its entry
+ * @c: the compiler
+ * @n: the argument
+ * @slot: where the value goes
+ */
+void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
+{
+	int off;
+
+	if (c->env.flags & KTP_ENV_RETURN) {
+		/* ktp_prog_run_verified() copied them before the program */
+		ktp_v_area(c);
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1,
+					(KTP_V_ENTRY + n->param - 1) * 8));
+		ktp_store(c, slot, BPF_REG_0);
+		return;
+	}
+	off = ktp_arg_reg_offset(n->param);
+	if (off >= 0) {
+		ktp_v_gen_reg(c, off, slot);
+		return;
+	}
+	/* on the stack: the parser checked that it is found there */
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, KTP_R_CTX, ktp_sp_offset()));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
+				  ktp_arg_stack_offset(n->param)));
+	ktp_store(c, slot, BPF_REG_0);
+	ktp_v_emit_read(c, slot, 8, false);
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/**
+ * ktp_v_gen_strcmp() - a string compared with a literal, by ktp_strcmp()
+ * @c: the compiler
+ * @n: the compare; its val is the literal
+ * @slot: where the value goes
+ */
+void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
+		      int slot)
+{
+	unsigned int lit;
+	int reg, ok;
+
+	/* the verifier lets only JIT-compiled programs call kfuncs */
+	if (!c->jit) {
+		if (!c->error)
+			c->error = -EOPNOTSUPP;
+		return;
+	}
+	for (lit = 0; lit < c->nr_lits; lit++)
+		if ((unsigned long)c->lits[lit] == n->val)
+			break;
+	if (n->param & KTP_STR_COMM) {
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, 0));
+	} else {
+		ktp_gen(c, n->l, slot);
+		reg = ktp_load(c, slot, BPF_REG_1);
+		if (reg != BPF_REG_1)
+			ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, reg));
+	}
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, lit));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, n->param));
+	ktp_v_call_kfunc(c, ktp_v_btf_ids[0]);
+	/* -1: the string could not be read, a fault; the compare is false */
+	ok = ktp_jump(c, BPF_JMP32_IMM(BPF_JSGE, BPF_REG_0, 0, 0));
+	ktp_v_count_fault(c);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
+	ktp_land(c, ok);
+	ktp_emit(c, BPF_MOV32_REG(BPF_REG_0, BPF_REG_0));
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/* Look up this CPU's value of ktp_area_map, keep it at KTP_V_AREA */
+static void ktp_v_emit_area_lookup(struct ktp_compiler *c)
+{
+	struct bpf_insn ld[2] = { BPF_LD_MAP_FD(BPF_REG_1,
+						ktp_v_area_fd_for(c)) };
+
+	ktp_emit(c, BPF_ST_MEM(BPF_W, BPF_REG_FP, KTP_V_KEY, 0));
+	ktp_emit(c, ld[0]);
+	ktp_emit(c, ld[1]);
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_2, BPF_REG_FP));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, KTP_V_KEY));
+	ktp_v_call_helper(c, BPF_FUNC_map_lookup_elem);
+	/* never NULL, key 0 of an array of one; the verifier asks */
+	ktp_emit(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
+	ktp_emit(c, BPF_EXIT_INSN());
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, KTP_V_AREA));
+}
+
+/**
+ * ktp_v_emit_fetch() - store a fetched value in this CPU's area
+ * @c: the compiler
+ * @reg: the register holding it
+ * @slot: its index among the fetched values
+ */
+void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
+{
+	if (!c->area_loaded && !c->nr_entry_args) {
+		/* after the condition: a false one does not look it up */
+		if (reg != BPF_REG_6 && reg != BPF_REG_7 && reg != BPF_REG_8 &&
+		    reg != BPF_REG_9) {
+			ktp_emit(c, BPF_MOV64_REG(BPF_REG_7, reg));
+			reg = BPF_REG_7;
+		}
+		ktp_v_emit_area_lookup(c);
+		c->area_loaded = true;
+	}
+	ktp_v_area(c);
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, reg, slot * 8));
+}
+
+/* The program's ends, see ktp_emit_exits(): (faults << 1) | true */
+void ktp_v_emit_exit(struct ktp_compiler *c, bool truth)
+{
+	if (!c->has_faults) {
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, truth));
+		ktp_emit(c, BPF_EXIT_INSN());
+		return;
+	}
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, KTP_V_FAULTS));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_LSH, BPF_REG_0, 1));
+	if (truth)
+		ktp_emit(c, BPF_ALU64_IMM(BPF_OR, BPF_REG_0, 1));
+	ktp_emit(c, BPF_EXIT_INSN());
+}
+
+/*
+ * The prologue, now that the code says what it needs, goes after the
+ * first instruction (R6 = R1): no jump starts or lands before it.
+ */
+static int ktp_v_prologue(struct ktp_compiler *c)
+{
+	int i, len = c->len - 1;
+	struct bpf_insn *body;
+
+	body = kmemdup_array(c->insns + 1, len, sizeof(*body), GFP_KERNEL);
+	if (!body)
+		return -ENOMEM;
+	c->len = 1;
+	if (c->has_faults)
+		ktp_emit(c, BPF_ST_MEM(BPF_DW, BPF_REG_FP, KTP_V_FAULTS, 0));
+	if (c->nr_entry_args && c->env.flags & KTP_ENV_RETURN)
+		ktp_v_emit_area_lookup(c);
+	for (i = 0; i < len; i++)
+		ktp_emit(c, body[i]);
+	kfree(body);
+	return c->error;
+}
+
+/*
+ * A file descriptor of ktp_area_map, made the first time, for a program
+ * to name it while it is loaded.
+ */
+static int ktp_v_area_fd(void)
+{
+	union bpf_attr attr = {};
+	struct bpf_map *map;
+	int fd;
+
+	lockdep_assert_held(&ktp_area_mutex);
+	if (!ktp_area_map) {
+		attr.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
+		attr.key_size = sizeof(u32);
+		attr.value_size = KTP_V_AREA_WORDS * sizeof(u64);
+		attr.max_entries = 1;
+		strscpy(attr.map_name, "ktp_area", sizeof(attr.map_name));
+		fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+		if (fd < 0)
+			return fd;
+		map = bpf_map_get(fd);
+		close_fd(fd);
+		if (IS_ERR(map))
+			return PTR_ERR(map);
+		/* the reference is KTP's for good */
+		ktp_area_map = map;
+	}
+	bpf_map_inc(ktp_area_map);
+	fd = bpf_map_new_fd(ktp_area_map, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		bpf_map_put(ktp_area_map);
+	return fd;
+}
+
+/* bpf_attr's program name: ktp_ and the probe's, as far as it goes */
+static void ktp_v_prog_name(char *name, const char *probe)
+{
+	int i;
+
+	snprintf(name, BPF_OBJ_NAME_LEN, "ktp_%s", probe ?: "");
+	/* a BPF object's name has alphanumerics, '_' and '.' only */
+	for (i = 0; name[i]; i++)
+		if (!isalnum(name[i]) && name[i] != '.')
+			name[i] = '_';
+}
+
+#define KTP_V_LOG_SIZE	(64 * 1024)
+
+/*
+ * The verifier refused a program the compiler made: a bug. Load it again
+ * with the verifier's log in a buffer of the writer's, and say it.
+ */
+static void ktp_v_refused(union bpf_attr *attr, int err)
+{
+	unsigned long ubuf;
+	char *log;
+	int fd;
+
+	WARN(1, "ktp: the BPF verifier refused program %s: %d\n",
+	     attr->prog_name, err);
+	if (!current->mm)
+		return;
+	ubuf = vm_mmap(NULL, 0, KTP_V_LOG_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(ubuf))
+		return;
+	log = kvzalloc(KTP_V_LOG_SIZE, GFP_KERNEL);
+	attr->log_level = 1;
+	attr->log_buf = ubuf;
+	attr->log_size = KTP_V_LOG_SIZE;
+	fd = kern_sys_bpf(BPF_PROG_LOAD, attr, sizeof(*attr));
+	if (fd >= 0)
+		close_fd(fd);
+	if (log && !copy_from_user(log, (void __user *)ubuf, KTP_V_LOG_SIZE - 1))
+		pr_warn("ktp: verifier log of %s:\n%s\n", attr->prog_name, log);
+	kvfree(log);
+	vm_munmap(ubuf, KTP_V_LOG_SIZE);
+}
+
+/**
+ * ktp_v_finish() - end a verified program and load it
+ * @c: the compiler, its code complete
+ *
+ * Return: the program the verifier accepted, or an ERR_PTR(): -EPERM
+ * for a writer without CAP_BPF and CAP_PERFMON, as for bpf().
+ */
+struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
+{
+	union bpf_attr attr = {};
+	struct bpf_prog *prog;
+	int err, fd;
+
+	err = ktp_v_prologue(c);
+	if (err)
+		return ERR_PTR(err);
+	mutex_lock(&ktp_area_mutex);
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.insns = (unsigned long)c->insns;
+	attr.insn_cnt = c->len;
+	attr.license = (unsigned long)"GPL";
+	ktp_v_prog_name(attr.prog_name, c->env.name);
+	WRITE_ONCE(ktp_loader, current);
+	fd = kern_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0) {
+		err = fd;
+		switch (err) {
+		case -EINVAL:
+		case -EACCES:
+		case -E2BIG:
+		case -EFAULT:
+			/* the verifier's refusals */
+			ktp_v_refused(&attr, err);
+			break;
+		case -EPERM:
+		case -ENOMEM:
+		case -EMFILE:
+		case -ENFILE:
+			break;
+		default:
+			/*
+			 * The JIT, which a program calling a kfunc needs,
+			 * did not compile it: the x86 JIT fails on the
+			 * programs KTP makes only for want of memory.
+			 */
+			err = -ENOMEM;
+		}
+		WRITE_ONCE(ktp_loader, NULL);
+		goto out;
+	}
+	WRITE_ONCE(ktp_loader, NULL);
+	prog = bpf_prog_get_type(fd, BPF_PROG_TYPE_KPROBE);
+	close_fd(fd);
+	mutex_unlock(&ktp_area_mutex);
+	return prog;
+out:
+	mutex_unlock(&ktp_area_mutex);
+	return ERR_PTR(err);
+}
+
+/* Take a descriptor of ktp_area_map for the program being compiled */
+static int ktp_v_area_fd_for(struct ktp_compiler *c)
+{
+	if (c->area_fd > 0)
+		return c->area_fd;
+	mutex_lock(&ktp_area_mutex);
+	c->area_fd = ktp_v_area_fd();
+	mutex_unlock(&ktp_area_mutex);
+	if (c->area_fd < 0 && !c->error)
+		c->error = c->area_fd;
+	return c->area_fd;
+}
+
+/**
+ * ktp_v_release() - what a verified compiler holds, let go
+ * @c: the compiler
+ */
+void ktp_v_release(struct ktp_compiler *c)
+{
+	if (c->area_fd > 0)
+		close_fd(c->area_fd);
+	c->area_fd = 0;
+}
+
+/* This CPU's value of ktp_area_map */
+static u64 *ktp_v_this_area(void)
+{
+	struct bpf_array *array = container_of(ktp_area_map, struct bpf_array,
+					       map);
+
+	return this_cpu_ptr(array->pptrs[0]);
+}
+
+/**
+ * ktp_prog_run_verified() - run a verified program on one hit
+ * @kp: the program
+ * @ctx: the hit: its registers, an "r" probe's $argN saved at entry, and
+ *	 where the fetched values go
+ *
+ * Return: whether the condition holds; @ctx->faults counts the reads
+ * that faulted.
+ */
+u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx)
+{
+	u64 ret;
+
+	if (kp->nr_entry_args)
+		memcpy(ktp_v_this_area() + KTP_V_ENTRY, ctx->entry,
+		       kp->nr_entry_args * sizeof(u64));
+	if (kp->nr_lits)
+		this_cpu_write(ktp_v_running, kp);
+	ret = bpf_prog_run(kp->prog, ctx->regs);
+	if (kp->nr_lits)
+		this_cpu_write(ktp_v_running, NULL);
+	return ktp_prog_end_verified(kp, ctx, ret);
+}
+
+NOKPROBE_SYMBOL(ktp_prog_run_verified);
+
+/**
+ * ktp_prog_end_verified() - what a verified program returned, taken in
+ * @kp: the program
+ * @ctx: the hit
+ * @ret: what the program returned: (faults << 1) | true
+ *
+ * Return: whether the condition holds; @ctx->faults counts the reads
+ * that faulted, and @ctx->vals has the values the program fetched.
+ */
+u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
+			  u64 ret)
+{
+	ctx->faults += ret >> 1;
+	if (!(ret & 1))
+		return 0;
+	if (kp->nr_vals)
+		memcpy(ctx->vals, ktp_v_this_area(), kp->nr_vals * sizeof(u64));
+	return 1;
+}
+
+NOKPROBE_SYMBOL(ktp_prog_end_verified);
