@@ -441,6 +441,7 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
 			goto out;
 		}
 		kp->verified = true;
+		kp->run_inline = !c->nr_entry_args && !c->nr_lits;
 		kp->nr_vals = c->nr_vals;
 		goto done;
 	}

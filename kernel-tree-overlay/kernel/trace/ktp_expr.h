@@ -83,6 +83,8 @@ struct ktp_expr_error {
  * @prog: the eBPF program; JIT-compiled unless @prog->jited is false
  * @verified: a "p" or "r" probe's program, which the BPF verifier
  *	      accepted (see ktp_gen_v.c)
+ * @run_inline: a verified program ktp_prog_run() runs by itself: one
+ *		with no $argN saved at entry and no string literal
  * @has_cond: whether the program tests a condition
  * @nr_vals: how many values the program fetches
  * @nr_entry_args: how many $argN an "r" probe must save at entry
@@ -93,6 +95,7 @@ struct ktp_expr_error {
 struct ktp_prog {
 	struct bpf_prog		*prog;
 	bool			verified;
+	bool			run_inline;
 	bool			has_cond;
 	unsigned int		nr_vals;
 	unsigned int		nr_entry_args;
@@ -181,6 +184,12 @@ int ktp_arg_stack_offset(unsigned int num);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
 void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
+/*
+ * This CPU's values of ktp_area_map, where a verified program leaves the
+ * values it fetched; set with the map, before any program that uses it.
+ */
+extern u64 __percpu *ktp_prog_area;
+
 u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx);
 u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 			  u64 ret);
@@ -188,7 +197,9 @@ u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 /**
  * ktp_prog_run - run a probe's program on one hit
  * @kp: the compiled program
- * @ctx: what the program reads, and where it writes fetched values
+ * @ctx: what the program reads, and where it writes fetched values: a
+ *	 verified program's caller may leave @ctx->vals NULL and read
+ *	 them in this CPU's ktp_prog_area
  *
  * Return: 0 if the condition is false, nonzero otherwise.
  */
@@ -197,15 +208,16 @@ static __always_inline u32 ktp_prog_run(const struct ktp_prog *kp,
 {
 	u64 ret;
 
-	if (!kp->verified)
-		return bpf_prog_run(kp->prog, ctx);
-	if (kp->nr_entry_args || kp->nr_lits)
+	if (likely(kp->run_inline)) {
+		/* (faults << 1) | true: without a fault, nothing else to do */
+		ret = bpf_prog_run(kp->prog, ctx->regs);
+		if (likely(ret <= 1 && !ctx->vals))
+			return ret;
+		return ktp_prog_end_verified(kp, ctx, ret);
+	}
+	if (kp->verified)
 		return ktp_prog_run_verified(kp, ctx);
-	/* a false condition without a fault returns 0: nothing else to do */
-	ret = bpf_prog_run(kp->prog, ctx->regs);
-	if (likely(!ret))
-		return 0;
-	return ktp_prog_end_verified(kp, ctx, ret);
+	return bpf_prog_run(kp->prog, ctx);
 }
 
 #endif /* _KERNEL_TRACE_KTP_EXPR_H */

@@ -46,6 +46,7 @@ static struct task_struct *ktp_loader;
 
 /* Every KTP program's values, one per CPU (see ktp_v_area()) */
 static struct bpf_map *ktp_area_map;
+u64 __percpu *ktp_prog_area __read_mostly;
 static DEFINE_MUTEX(ktp_area_mutex);
 
 static int ktp_v_area_fd_for(struct ktp_compiler *c);
@@ -397,6 +398,8 @@ static int ktp_v_area_fd(void)
 			return PTR_ERR(map);
 		/* the reference is KTP's for good */
 		ktp_area_map = map;
+		WRITE_ONCE(ktp_prog_area, container_of(map, struct bpf_array,
+						       map)->pptrs[0]);
 	}
 	bpf_map_inc(ktp_area_map);
 	fd = bpf_map_new_fd(ktp_area_map, O_RDWR | O_CLOEXEC);
@@ -534,15 +537,6 @@ void ktp_v_release(struct ktp_compiler *c)
 	c->area_fd = 0;
 }
 
-/* This CPU's value of ktp_area_map */
-static u64 *ktp_v_this_area(void)
-{
-	struct bpf_array *array = container_of(ktp_area_map, struct bpf_array,
-					       map);
-
-	return this_cpu_ptr(array->pptrs[0]);
-}
-
 /**
  * ktp_prog_run_verified() - run a verified program on one hit
  * @kp: the program
@@ -557,7 +551,7 @@ u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx)
 	u64 ret;
 
 	if (kp->nr_entry_args)
-		memcpy(ktp_v_this_area() + KTP_V_ENTRY, ctx->entry,
+		memcpy(this_cpu_ptr(ktp_prog_area) + KTP_V_ENTRY, ctx->entry,
 		       kp->nr_entry_args * sizeof(u64));
 	if (kp->nr_lits)
 		this_cpu_write(ktp_v_running, kp);
@@ -576,7 +570,8 @@ NOKPROBE_SYMBOL(ktp_prog_run_verified);
  * @ret: what the program returned: (faults << 1) | true
  *
  * Return: whether the condition holds; @ctx->faults counts the reads
- * that faulted, and @ctx->vals has the values the program fetched.
+ * that faulted, and @ctx->vals, unless NULL, has the values the program
+ * fetched.
  */
 u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 			  u64 ret)
@@ -584,8 +579,9 @@ u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 	ctx->faults += ret >> 1;
 	if (!(ret & 1))
 		return 0;
-	if (kp->nr_vals)
-		memcpy(ctx->vals, ktp_v_this_area(), kp->nr_vals * sizeof(u64));
+	if (ctx->vals && kp->nr_vals)
+		memcpy(ctx->vals, this_cpu_ptr(ktp_prog_area),
+		       kp->nr_vals * sizeof(u64));
 	return 1;
 }
 

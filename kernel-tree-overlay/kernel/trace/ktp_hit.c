@@ -38,9 +38,10 @@ static DEFINE_PER_CPU(int, ktp_handler_depth);
 /*
  * The values a hit's program fetches, from the program to the record,
  * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
- * keeps them in its kretprobe instance, after the $argN it saved; 'p'
- * probes in ktp_kprobe_vals, 't' and 'e' probes in ktp_vals, one for
- * each level of handlers nested on a CPU. A 't' probe's tracepoint
+ * keeps them in its kretprobe instance, after the $argN it saved; a 'p'
+ * probe's stay where its program put them, in this CPU's ktp_prog_area
+ * (kprobes do not nest); 't' and 'e' probes keep theirs in ktp_vals, one
+ * for each level of handlers nested on a CPU. A 't' probe's tracepoint
  * arguments come first, copied when fetch instructions read them.
  */
 struct ktp_vals {
@@ -49,8 +50,6 @@ struct ktp_vals {
 };
 
 static DEFINE_PER_CPU(struct ktp_vals [KTP_NEST_MAX], ktp_vals);
-/* a 'p' probe's values have nothing before them */
-static DEFINE_PER_CPU(u64 [KTP_EXPR_MAX_FETCHES], ktp_kprobe_vals);
 
 /*
  * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
@@ -272,19 +271,13 @@ static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
  */
 static nokprobe_inline bool
 ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
-	     struct pt_regs *regs, void *rec, void *edata)
+	     struct ktp_run_ctx *ctx)
 {
-	struct ktp_run_ctx ctx = {
-		.regs = regs,
-		.rec = rec,
-		.entry = edata + tk->entry_off,
-		.vals = edata + tk->vals_off,
-	};
 	bool ret;
 
-	ret = ktp_prog_run(tk->prog, &ctx);
-	if (unlikely(ctx.faults))
-		local_add(ctx.faults, &counters->faults);
+	ret = ktp_prog_run(tk->prog, ctx);
+	if (unlikely(ctx->faults))
+		local_add(ctx->faults, &counters->faults);
 	if (!ret)
 		local_inc(&counters->cond_false);
 	return ret;
@@ -315,7 +308,8 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	struct kretprobe_instance *ri)
 {
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	void *edata = ri ? (void *)ri->data : this_cpu_ptr(&ktp_kprobe_vals);
+	void *edata = ri ? (void *)ri->data : NULL;
+	struct ktp_run_ctx ctx = { .regs = regs };
 	unsigned int flags;
 
 	/*
@@ -325,8 +319,17 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
 		return;
-	if (tk->prog && !ktp_run_prog(tk, counters, regs, NULL, edata))
-		return;
+	if (tk->prog) {
+		if (ri) {
+			ctx.entry = edata + tk->entry_off;
+			ctx.vals = edata + tk->vals_off;
+		} else if (tk->prog->nr_vals) {
+			/* read where the program wrote them: no copy */
+			edata = this_cpu_ptr(ktp_prog_area);
+		}
+		if (!ktp_run_prog(tk, counters, &ctx))
+			return;
+	}
 	ktp_count(counters, ktp_record_all(tk, true, flags, regs, regs, ri,
 					   edata));
 }
@@ -506,6 +509,7 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
 	struct trace_ktp *tk = trigger->tk;
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
+	struct ktp_run_ctx ctx = {};
 	struct ktp_vals *vals;
 	void *edata;
 
@@ -520,7 +524,10 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	if (!vals)
 		return;
 	edata = vals->v;
-	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec, edata)) {
+	ctx.rec = rec;
+	ctx.entry = edata + tk->entry_off;
+	ctx.vals = edata + tk->vals_off;
+	if (tk->prog && !ktp_run_prog(tk, counters, &ctx)) {
 		ktp_leave(counters);
 		return;
 	}
