@@ -7,7 +7,6 @@
  */
 #include <linux/bitmap.h>
 #include <linux/ctype.h>
-#include <linux/filter.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -293,24 +292,15 @@ static bool ktp_reads_tpoint_args(struct trace_ktp *tk)
 
 /*
  * Does the probe need a program? For its condition or a fetch
- * expression, and a 't' probe always. For register fetch arguments
- * alone, only when the JIT is on: native code fetches them for less
- * than the fetch instructions, the BPF interpreter for more.
+ * expression, and a 't' probe always. A 'p' or 'r' probe's register
+ * fetch arguments alone take none: they are fetched as kprobe events
+ * fetch them, as loading a program through the verifier would cost a
+ * definition far more than the program saves a hit.
  */
 static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
 {
-	int i;
-
-	if (cond || !bitmap_empty(tk->prog_args, nargs) || ktp_is_tpoint(tk))
-		return true;
-	/* and to load a program through the verifier, the capabilities */
-	if (!ebpf_jit_enabled() || !bpf_capable() || !perfmon_capable())
-		return false;
-	for (i = 0; i < nargs; i++) {
-		if (ktp_fetch_reg_offset(tk, i) >= 0)
-			return true;
-	}
-	return false;
+	return cond || !bitmap_empty(tk->prog_args, nargs) ||
+	       ktp_is_tpoint(tk);
 }
 
 /**

@@ -179,6 +179,16 @@ struct ktp_compiler {
 #define KTP_R_CTX	BPF_REG_6
 #define KTP_NR_REG_SLOTS 3
 
+static inline bool ktp_slot_is_reg(int slot)
+{
+	return slot < KTP_NR_REG_SLOTS;
+}
+
+static inline int ktp_slot_reg(int slot)
+{
+	return BPF_REG_7 + slot;
+}
+
 static inline bool ktp_is_signed(int type)
 {
 	return type & KTP_T_SIGNED;

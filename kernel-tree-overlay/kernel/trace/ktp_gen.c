@@ -148,16 +148,6 @@ void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
 		ktp_emit_ld_imm64(c, reg, val);
 }
 
-static bool ktp_slot_is_reg(int slot)
-{
-	return slot < KTP_NR_REG_SLOTS;
-}
-
-static int ktp_slot_reg(int slot)
-{
-	return BPF_REG_7 + slot;
-}
-
 static int ktp_slot_off(const struct ktp_compiler *c, int slot)
 {
 	return -c->stack_base - 8 * (slot - KTP_NR_REG_SLOTS + 1);

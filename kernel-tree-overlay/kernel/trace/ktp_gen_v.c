@@ -149,8 +149,10 @@ static void ktp_v_call_helper(struct ktp_compiler *c, enum bpf_func_id id)
  */
 void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot)
 {
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, KTP_R_CTX, off));
-	ktp_store(c, slot, BPF_REG_0);
+	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
+
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, off));
+	ktp_store(c, slot, reg);
 }
 
 /* Count a fault: one more on the stack */
@@ -329,6 +331,9 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 		}
 		ktp_v_emit_area_lookup(c);
 		c->area_loaded = true;
+		/* R0 still holds what the lookup spilled */
+		ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_0, reg, slot * 8));
+		return;
 	}
 	ktp_v_area(c);
 	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, reg, slot * 8));

@@ -271,13 +271,19 @@ static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
  */
 static nokprobe_inline bool
 ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
-	     struct ktp_run_ctx *ctx)
+	     struct pt_regs *regs, void *rec, void *entry, void *vals)
 {
+	struct ktp_run_ctx ctx = {
+		.regs = regs,
+		.rec = rec,
+		.entry = entry,
+		.vals = vals,
+	};
 	bool ret;
 
-	ret = ktp_prog_run(tk->prog, ctx);
-	if (unlikely(ctx->faults))
-		local_add(ctx->faults, &counters->faults);
+	ret = ktp_prog_run(tk->prog, &ctx);
+	if (unlikely(ctx.faults))
+		local_add(ctx.faults, &counters->faults);
 	if (!ret)
 		local_inc(&counters->cond_false);
 	return ret;
@@ -309,7 +315,6 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 {
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
 	void *edata = ri ? (void *)ri->data : NULL;
-	struct ktp_run_ctx ctx = { .regs = regs };
 	unsigned int flags;
 
 	/*
@@ -319,16 +324,17 @@ ktp_hit(struct trace_ktp *tk, struct pt_regs *regs,
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
 		return;
-	if (tk->prog) {
-		if (ri) {
-			ctx.entry = edata + tk->entry_off;
-			ctx.vals = edata + tk->vals_off;
-		} else if (tk->prog->nr_vals) {
-			/* read where the program wrote them: no copy */
-			edata = this_cpu_ptr(ktp_prog_area);
-		}
-		if (!ktp_run_prog(tk, counters, &ctx))
+	if (ri) {
+		if (tk->prog &&
+		    !ktp_run_prog(tk, counters, regs, NULL, edata + tk->entry_off,
+				  edata + tk->vals_off))
 			return;
+	} else if (tk->prog) {
+		if (!ktp_run_prog(tk, counters, regs, NULL, NULL, NULL))
+			return;
+		/* the record reads them where the program wrote them */
+		if (tk->prog->nr_vals)
+			edata = this_cpu_ptr(ktp_prog_area);
 	}
 	ktp_count(counters, ktp_record_all(tk, true, flags, regs, regs, ri,
 					   edata));
@@ -509,7 +515,6 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
 	struct trace_ktp *tk = trigger->tk;
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	struct ktp_run_ctx ctx = {};
 	struct ktp_vals *vals;
 	void *edata;
 
@@ -524,10 +529,9 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	if (!vals)
 		return;
 	edata = vals->v;
-	ctx.rec = rec;
-	ctx.entry = edata + tk->entry_off;
-	ctx.vals = edata + tk->vals_off;
-	if (tk->prog && !ktp_run_prog(tk, counters, &ctx)) {
+	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec,
+				      edata + tk->entry_off,
+				      edata + tk->vals_off)) {
 		ktp_leave(counters);
 		return;
 	}
