@@ -259,6 +259,7 @@ int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn);
 void ktp_land(struct ktp_compiler *c, int from);
 int ktp_load(struct ktp_compiler *c, int slot, int scratch);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
 /*
  * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
  * as the light skeletons of kernel/bpf/preload use it); no header has it.

@@ -41,12 +41,17 @@ BPF_CALL_3(ktp_bpf_read, struct ktp_run_ctx *, ctx, unsigned long, addr,
 /* KTP's handler path: a probe here would only ever miss */
 NOKPROBE_SYMBOL(ktp_bpf_read);
 
-/*
- * Compare the string at @addr (or $comm) with the literal @lit: a
- * NUL-terminated string, or the bytes of a char array field.
+/**
+ * ktp_str_compare() - compare a string with a literal, as a program asks
+ * @addr: the string's address, unused for $comm
+ * @lit: the literal
+ * @how: KTP_STR_* flags, and the size of a char array field (0 for a
+ *	 NUL-terminated string)
+ *
+ * Return: 1 if the compare holds, 0 if not, -1 if the string could not
+ * be read.
  */
-BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
-	   const char *, lit, u32, how)
+int ktp_str_compare(unsigned long addr, const char *lit, u32 how)
 {
 	unsigned int len = (how >> KTP_STR_LEN_SHIFT) & (KTP_EXPR_STR_MAX - 1);
 	char buf[KTP_EXPR_STR_MAX];
@@ -63,16 +68,29 @@ BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
 		else
 			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
 							  sizeof(buf));
-		if (ret < 0) {
-			ctx->faults++;
-			return 0;
-		}
+		if (ret < 0)
+			return -1;
 		buf[len ?: sizeof(buf) - 1] = '\0';
 	}
 	if ((how & KTP_STR_OPS) == KTP_STR_GLOB)
 		return glob_match(lit, buf);
 	match = !strcmp(buf, lit);
 	return (how & KTP_STR_OPS) == KTP_STR_EQ ? match : !match;
+}
+
+NOKPROBE_SYMBOL(ktp_str_compare);
+
+/* The string compare of a "t" or "e" probe's program; a fault is false */
+BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
+	   const char *, lit, u32, how)
+{
+	int ret = ktp_str_compare(addr, lit, how);
+
+	if (ret < 0) {
+		ctx->faults++;
+		return 0;
+	}
+	return ret;
 }
 
 NOKPROBE_SYMBOL(ktp_bpf_strcmp);

@@ -22,7 +22,6 @@
 #include <linux/btf_ids.h>
 #include <linux/fdtable.h>
 #include <linux/filter.h>
-#include <linux/glob.h>
 #include <linux/kprobes.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
@@ -69,31 +68,11 @@ __bpf_kfunc_start_defs();
 __bpf_kfunc int ktp_strcmp(u64 addr, u32 lit, u32 how)
 {
 	const struct ktp_prog *kp = this_cpu_read(ktp_v_running);
-	unsigned int len = (how >> KTP_STR_LEN_SHIFT) & (KTP_EXPR_STR_MAX - 1);
-	char buf[KTP_EXPR_STR_MAX];
-	bool match;
-	long ret;
 
 	/* not a KTP hit (a program someone else attached): no literal */
 	if (!kp || lit >= kp->nr_lits)
 		return 0;
-	if (how & KTP_STR_COMM) {
-		memcpy(buf, current->comm, TASK_COMM_LEN);
-		buf[TASK_COMM_LEN - 1] = '\0';
-	} else {
-		if (len)
-			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
-		else
-			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
-							  sizeof(buf));
-		if (ret < 0)
-			return -1;
-		buf[len ?: sizeof(buf) - 1] = '\0';
-	}
-	if ((how & KTP_STR_OPS) == KTP_STR_GLOB)
-		return glob_match(kp->lits[lit], buf);
-	match = !strcmp(buf, kp->lits[lit]);
-	return (how & KTP_STR_OPS) == KTP_STR_EQ ? match : !match;
+	return ktp_str_compare(addr, kp->lits[lit], how);
 }
 
 __bpf_kfunc_end_defs();
@@ -385,7 +364,7 @@ static int ktp_v_area_fd(void)
 {
 	union bpf_attr attr = {};
 	struct bpf_map *map;
-	int fd;
+	int err, fd;
 
 	lockdep_assert_held(&ktp_area_mutex);
 	if (!ktp_area_map) {
@@ -397,7 +376,14 @@ static int ktp_v_area_fd(void)
 		fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 		if (fd < 0)
 			return fd;
-		map = bpf_map_get(fd);
+		/*
+		 * Frozen: bpf() cannot write it, through a descriptor its
+		 * id opens or any other; KTP's programs still do.
+		 */
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		err = kern_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		map = err ? ERR_PTR(err) : bpf_map_get(fd);
 		close_fd(fd);
 		if (IS_ERR(map))
 			return PTR_ERR(map);
