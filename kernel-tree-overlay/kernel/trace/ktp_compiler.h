@@ -258,6 +258,9 @@ void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val);
 int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn);
 void ktp_land(struct ktp_compiler *c, int from);
 int ktp_load(struct ktp_compiler *c, int slot, int scratch);
+void ktp_load_into(struct ktp_compiler *c, int slot, int dst);
+void ktp_store(struct ktp_compiler *c, int slot, int reg);
+void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
 /*
@@ -277,9 +280,6 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot);
 struct bpf_prog *ktp_v_finish(struct ktp_compiler *c);
 void ktp_v_emit_exit(struct ktp_compiler *c, bool truth);
 void ktp_v_release(struct ktp_compiler *c);
-void ktp_store(struct ktp_compiler *c, int slot, int reg);
-void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
-void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val);
 
 void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 		    bool jump_if, struct ktp_jumps *to, int slot);

@@ -158,7 +158,7 @@ void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val)
 	ktp_emit(c, insn[1]);
 }
 
-void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
+static void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
 {
 	if (ktp_imm32_ok(val))
 		ktp_emit(c, BPF_MOV64_IMM(reg, (s32)val));
@@ -188,6 +188,26 @@ int ktp_load(struct ktp_compiler *c, int slot, int scratch)
 	return scratch;
 }
 
+/**
+ * ktp_load_into() - put a slot's value in a given register
+ * @c: the compiler
+ * @slot: the slot
+ * @dst: the register, as a helper or kfunc call wants its argument
+ */
+void ktp_load_into(struct ktp_compiler *c, int slot, int dst)
+{
+	int reg = ktp_load(c, slot, dst);
+
+	if (reg != dst)
+		ktp_emit(c, BPF_MOV64_REG(dst, reg));
+}
+
+/**
+ * ktp_store() - put a register's value in a slot
+ * @c: the compiler
+ * @slot: the slot: 0-2 are R7-R9, the others on the stack
+ * @reg: the register
+ */
 void ktp_store(struct ktp_compiler *c, int slot, int reg)
 {
 	c->max_slot = max(c->max_slot, slot);
@@ -223,7 +243,12 @@ void ktp_land(struct ktp_compiler *c, int from)
 		c->insns[from].off = c->len - from - 1;
 }
 
-/* Truncate and extend @reg from its bits to @type */
+/**
+ * ktp_emit_convert() - truncate and extend a register to a type
+ * @c: the compiler
+ * @reg: the register
+ * @type: the KTP_T_* type its value takes
+ */
 void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
 {
 	int size = type & KTP_T_SIZE;
@@ -610,15 +635,11 @@ static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 static void ktp_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 			   int slot)
 {
-	int reg;
-
 	if (n->param & KTP_STR_COMM) {
 		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, 0));
 	} else {
 		ktp_gen(c, n->l, slot);
-		reg = ktp_load(c, slot, BPF_REG_2);
-		if (reg != BPF_REG_2)
-			ktp_emit(c, BPF_MOV64_REG(BPF_REG_2, reg));
+		ktp_load_into(c, slot, BPF_REG_2);
 	}
 	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
 	ktp_emit_imm64(c, BPF_REG_3, n->val);

@@ -151,21 +151,17 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
 static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
 			    bool user)
 {
-	int reg, done = -1, ok;
+	int done = -1, ok;
 
 	if (c->jit && !user) {
-		reg = ktp_load(c, slot, BPF_REG_1);
-		if (reg != BPF_REG_1)
-			ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, reg));
+		ktp_load_into(c, slot, BPF_REG_1);
 		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
 		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
 		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
 					BPF_REG_0, 0));
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
 	}
-	reg = ktp_load(c, slot, BPF_REG_3);
-	if (reg != BPF_REG_3)
-		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, reg));
+	ktp_load_into(c, slot, BPF_REG_3);
 	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
 	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
@@ -243,7 +239,7 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		      int slot)
 {
 	unsigned int lit;
-	int reg, ok;
+	int ok;
 
 	/* the verifier lets only JIT-compiled programs call kfuncs */
 	if (!c->jit) {
@@ -258,9 +254,7 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, 0));
 	} else {
 		ktp_gen(c, n->l, slot);
-		reg = ktp_load(c, slot, BPF_REG_1);
-		if (reg != BPF_REG_1)
-			ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, reg));
+		ktp_load_into(c, slot, BPF_REG_1);
 	}
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, lit));
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, n->param));
@@ -296,18 +290,14 @@ static void ktp_v_emit_area_lookup(struct ktp_compiler *c)
 /**
  * ktp_v_emit_fetch() - store a fetched value in this CPU's area
  * @c: the compiler
- * @reg: the register holding it
+ * @reg: the register holding it: slot 0's, callee-saved, which the
+ *	 lookup's helper call keeps
  * @slot: its index among the fetched values
  */
 void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 {
 	if (!c->area_loaded && !c->nr_entry_args) {
 		/* after the condition: a false one does not look it up */
-		if (reg != BPF_REG_6 && reg != BPF_REG_7 && reg != BPF_REG_8 &&
-		    reg != BPF_REG_9) {
-			ktp_emit(c, BPF_MOV64_REG(BPF_REG_7, reg));
-			reg = BPF_REG_7;
-		}
 		ktp_v_emit_area_lookup(c);
 		c->area_loaded = true;
 		/* R0 still holds what the lookup spilled */
