@@ -16,8 +16,8 @@
 
 /*
  * A 't' probe's fetch argument: its $argN is the tracepoint's Nth
- * argument, which ktp_bpf_tp_enter() puts first in the entry data (or
- * the program fetches, see ktp_fetch_raw_args_in_prog()). There are no
+ * argument, which its program copies first in the entry data (or
+ * fetches as a value, see ktp_fetch_raw_args_in_prog()). There are no
  * registers and no stack to read.
  */
 static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
@@ -231,15 +231,15 @@ static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 
 /*
  * The program could not be made: error_log says why, but for a lack of
- * memory. -EOPNOTSUPP: the BPF JIT is always on and did not compile it,
- * as for a writer without CAP_BPF (see ktp_bpf_prog()).
+ * memory. -ENOENT: no BTF type of a "t" probe's tracepoint to load its
+ * program for.
  */
 static int ktp_prog_error(int err)
 {
 	if (err == -E2BIG)
 		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
-	else if (err == -EOPNOTSUPP)
-		trace_probe_log_err(0, KTP_NO_JIT);
+	else if (err == -ENOENT)
+		trace_probe_log_err(0, NO_BTF_ENTRY);
 	else if (err == -EPERM)
 		trace_probe_log_err(0, KTP_NEEDS_BPF_CAP);
 	else if (err == -EINVAL || err == -EACCES || err == -EFAULT)
@@ -366,9 +366,15 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	if (ktp_is_event(tk)) {
 		env.flags = KTP_ENV_EVENT;
 	} else if (ktp_is_tpoint(tk)) {
+		/* ktp_tp_enter() and the others: the verifier asks for it */
+		if (!ebpf_jit_enabled()) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, KTP_T_NEEDS_JIT);
+			return -EOPNOTSUPP;
+		}
 		env.flags = KTP_ENV_TPOINT;
 		env.nr_args = tk->btp->num_args;
-		env.counters = tk->counters;
+		env.tpoint = tk->btp->tp->name;
 	} else if (ktp_is_return(tk)) {
 		env.flags = KTP_ENV_RETURN;
 	} else if (ctx->flags & TPARG_FL_FENTRY) {
@@ -418,6 +424,9 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	ret = ktp_fetch_raw_args_in_prog(tk, comp);
 	if (ret)
 		goto out;
+	tk->copy_tpoint_args = ktp_is_tpoint(tk) && ktp_reads_tpoint_args(tk);
+	if (tk->copy_tpoint_args)
+		ktp_compiler_copy_tpoint_args(comp);
 
 	prog = ktp_compiler_finish(comp, true);
 	comp = NULL;
@@ -426,8 +435,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		ret = ktp_prog_error(PTR_ERR(prog));
 		goto out;
 	}
+	prog->owner = tk;
 	tk->prog = prog;
-	tk->copy_tpoint_args = ktp_is_tpoint(tk) && ktp_reads_tpoint_args(tk);
 	ret = 0;
 out:
 	ktp_compiler_destroy(comp);

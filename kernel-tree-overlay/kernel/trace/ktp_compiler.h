@@ -144,36 +144,37 @@ struct ktp_compiler {
 	int			*false_jumps;	/* to "return 0" */
 	int			nr_false_jumps;
 	unsigned int		nr_entry_args;
-	unsigned int		nr_vals;	/* ctx->vals[] written */
+	unsigned int		nr_vals;	/* values written */
 	int			stack_base;	/* bytes above slot 3 */
-	bool			entered;	/* "t": ktp_tpoint_enter() */
 	int			out_jump;	/* "t": to "return 0", no hit */
 	char			**lits;
 	unsigned int		nr_lits;
 	unsigned int		nr_strcmps;	/* see ktp_string_node() */
 	unsigned int		glob_bytes;
 	int			error;		/* first code error */
-	/* a "p" or "r" probe's program, for the verifier: see ktp_gen_v.c */
-	bool			verified;
+	/* the program, for the verifier: see ktp_gen_v.c */
+	u32			id;		/* see ktp_prog_by_id() */
 	bool			jit;		/* reads inline, kfuncs callable */
 	bool			has_faults;	/* counts them on its stack */
 	bool			area_loaded;	/* at KTP_V_AREA */
+	bool			entered;	/* "t": ktp_tp_enter() called */
+	bool			copy_args;	/* "t": for fetch instructions */
 	int			area_fd;	/* of ktp_area_map, while loading */
+	int			btf_fd;		/* of a module's BTF, too */
 };
 
 /*
- * A verified program's stack under R10: the reads that faulted, what a
- * helper read, this CPU's value of ktp_area_map and its key, then the
- * slots.
+ * A program's stack under R10: the reads that faulted, what a helper
+ * read, the address of its values in ktp_area_map and the map's key,
+ * then the slots.
  */
 #define KTP_V_FAULTS	-8
 #define KTP_V_SCRATCH	-16
 #define KTP_V_AREA	-24
 #define KTP_V_KEY	-32
 #define KTP_V_STACK	32
-/* That value: the fetched values, then an "r" probe's $argN at entry */
+/* ktp_area: a "p" probe's fetched values, then an "r" probe's $argN */
 #define KTP_V_ENTRY	KTP_EXPR_MAX_FETCHES
-#define KTP_V_AREA_WORDS (KTP_EXPR_MAX_FETCHES + PAGE_SIZE / 8)
 
 /* Registers: R6 holds the context, slots 0-2 are R7-R9, then the stack */
 #define KTP_R_CTX	BPF_REG_6
@@ -254,7 +255,6 @@ struct ktp_jumps {
 };
 
 void ktp_emit(struct ktp_compiler *c, struct bpf_insn insn);
-void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val);
 int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn);
 void ktp_land(struct ktp_compiler *c, int from);
 int ktp_load(struct ktp_compiler *c, int slot, int scratch);
@@ -263,20 +263,23 @@ void ktp_store(struct ktp_compiler *c, int slot, int reg);
 void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
-/*
- * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
- * as the light skeletons of kernel/bpf/preload use it); no header has it.
- */
-int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
-
 /* ktp_gen_v.c; ktp_strcmp() is the kfunc its programs call */
-int ktp_strcmp(u64 addr, u32 lit, u32 how);
+int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how);
+u32 ktp_v_id(struct ktp_compiler *c);
+void ktp_v_set_id(u32 id, struct ktp_prog *kp);
+void ktp_v_free_id(u32 id);
+void ktp_v_emit_area_lookup(struct ktp_compiler *c);
+void ktp_v_call_kfunc(struct ktp_compiler *c, u32 btf_id);
 void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot);
 void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
+		     int slot);
 void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		      int slot);
+void ktp_v_emit_level_area(struct ktp_compiler *c);
 void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot);
+void ktp_v_emit_tpoint_args(struct ktp_compiler *c);
 struct bpf_prog *ktp_v_finish(struct ktp_compiler *c);
 void ktp_v_emit_exit(struct ktp_compiler *c, bool truth);
 void ktp_v_release(struct ktp_compiler *c);

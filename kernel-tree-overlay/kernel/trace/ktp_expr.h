@@ -8,6 +8,7 @@
 
 #include <linux/filter.h>
 #include <linux/log2.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -38,17 +39,16 @@ struct trace_event_call;
  * @flags: KTP_ENV_* flags
  * @event: the event whose fields an "e" probe reads, or NULL
  * @nr_args: how many arguments the tracepoint of a "t" probe has
- * @name: the probe's name, which names the JIT-compiled program in
- *	  kallsyms (bpf_prog_TAG_NAME); NULL: not listed there
- * @counters: the per-CPU counters of a "t" probe, which its program hands
- *	      to ktp_bpf_tp_false()
+ * @tpoint: the name of a "t" probe's tracepoint, whose BTF type
+ *	    (btf_trace_NAME) its program is loaded for
+ * @name: the probe's name, which names its BPF program
  */
 struct ktp_expr_env {
 	unsigned int			flags;
 	struct trace_event_call		*event;
 	unsigned int			nr_args;
+	const char			*tpoint;
 	const char			*name;
-	void __percpu			*counters;
 };
 
 /**
@@ -80,76 +80,96 @@ struct ktp_expr_error {
 
 /**
  * struct ktp_prog - the compiled condition and fetch expressions of a probe
- * @prog: the eBPF program; JIT-compiled unless @prog->jited is false
- * @verified: a "p" or "r" probe's program, which the BPF verifier
- *	      accepted (see ktp_gen_v.c)
- * @run_inline: a verified program ktp_prog_run() runs by itself: one
- *		with no $argN saved at entry and no string literal
+ * @prog: the BPF program the verifier accepted: a kprobe program on
+ *	  pt_regs for a "p" or "r" probe, a tracepoint program on the
+ *	  event's record for an "e" probe, a BTF raw tracepoint program
+ *	  on the tracepoint's arguments for a "t" probe
+ * @run_inline: a program ktp_prog_run() runs by itself: a "p" or "r"
+ *		probe's with no $argN saved at entry
+ * @on_record: an "e" probe's, whose context is the event's record
  * @has_cond: whether the program tests a condition
  * @nr_vals: how many values the program fetches
  * @nr_entry_args: how many $argN an "r" probe must save at entry
- * @lits: string literals the program points to
+ * @id: what the program passes KTP's kfuncs to name itself, 0 for none
+ *	(see ktp_prog_by_id())
+ * @owner: the probe, for the kfuncs of a "t" probe's program
+ * @lits: string literals the program compares strings with
  * @nr_lits: number of @lits
- * @rcu: frees it after kallsyms readers are done with its symbol
+ * @rcu: frees it after the kfuncs that found it by @id
  */
 struct ktp_prog {
 	struct bpf_prog		*prog;
-	bool			verified;
 	bool			run_inline;
+	bool			on_record;
 	bool			has_cond;
 	unsigned int		nr_vals;
 	unsigned int		nr_entry_args;
+	u32			id;
+	void			*owner;
 	char			**lits;
 	unsigned int		nr_lits;
 	struct rcu_head		rcu;
 };
 
-/**
- * struct ktp_check_limits - what a program may touch, for ktp_check_prog()
- * @stack_depth: bytes of stack below R10 it may use (aux->stack_depth)
- * @nr_vals: how many u64 values of ktp_run_ctx.vals it may write
- * @nr_entry_args: how many u64s of ktp_run_ctx.entry it may read
- * @rec_size: bytes of an "e" probe's event record it may read, where the
- *	      event's fields are; 0 for the other probes, which have none
- * @regs: it may read the registers of a "p" or "r" probe's hit
- * @tpoint: a "t" probe's program, see ktp_tpoint_prologue()
- * @counters: the only address a "t" probe's program may pass as
- *	      ktp_bpf_tp_false()'s second argument
+/*
+ * The programs that name themselves to KTP's kfuncs, by an id: its low
+ * KTP_ID_SLOT_BITS are a slot of this table, its high bits count the ids
+ * made, so that an id a stale program passes (on a link being released)
+ * finds nothing once its slot holds another program.
  */
-struct ktp_check_limits {
-	u32			stack_depth;
-	u32			nr_vals;
-	u32			nr_entry_args;
-	u32			rec_size;
-	bool			regs;
-	bool			tpoint;
-	const void __percpu	*counters;
+#define KTP_ID_SLOT_BITS	16
+#define KTP_ID_SLOT_MASK	(BIT(KTP_ID_SLOT_BITS) - 1)
+
+struct ktp_id_table {
+	unsigned int		size;
+	struct rcu_head		rcu;
+	struct ktp_prog __rcu	*progs[];
 };
 
-int ktp_check_prog(const struct bpf_insn *insns, u32 len,
-		   const struct ktp_check_limits *lim, u32 *bad);
+extern struct ktp_id_table __rcu *ktp_id_table;
+
+/**
+ * ktp_prog_by_id() - the program that passed a kfunc its id
+ * @id: the id, an immediate of the program's code
+ *
+ * Called by KTP's kfuncs, under RCU as BPF programs run: a kfunc trusts
+ * no address a program passes.
+ *
+ * Return: the program, or NULL if it is being freed.
+ */
+static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
+{
+	struct ktp_id_table *t = rcu_dereference_check(ktp_id_table,
+						       rcu_read_lock_any_held());
+	unsigned int slot = id & KTP_ID_SLOT_MASK;
+	struct ktp_prog *kp;
+
+	if (unlikely(!t || slot >= t->size))
+		return NULL;
+	kp = rcu_dereference_check(t->progs[slot], rcu_read_lock_any_held());
+	return kp && kp->id == id ? kp : NULL;
+}
 
 /*
- * A "t" probe's program runs on its tracepoint as a BPF raw tracepoint
- * program does, on the u64 array of the tracepoint's arguments. Its
- * prologue makes the struct ktp_run_ctx the rest reads, in the top
- * KTP_TPOINT_CTX_SIZE bytes of its stack.
+ * How many handlers of "t" and "e" probes a CPU runs one inside the
+ * other (see ktp_enter()); each level has its values in ktp_area.
  */
-#define KTP_TPOINT_CTX_SIZE	((int)sizeof(struct ktp_run_ctx))
-static_assert(KTP_TPOINT_CTX_SIZE % 8 == 0);
-/* The offset from R10 of a field of that context */
-#define KTP_TPOINT_CTX_OFF(field) \
-	(-KTP_TPOINT_CTX_SIZE + (int)offsetof(struct ktp_run_ctx, field))
-#define KTP_TPOINT_PROLOGUE_LEN	5
-void ktp_tpoint_prologue(struct bpf_insn *insn);
+#define KTP_NEST_MAX		4
+/* A level's values: a "t" probe's tracepoint arguments, then the fetched */
+#define KTP_LEVEL_WORDS		(MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES)
+/*
+ * ktp_area, in u64 words: the values of a "p" or "r" probe's program and
+ * an "r" probe's $argN saved at entry, the level of the "e" hit whose
+ * program runs, then the KTP_NEST_MAX levels.
+ */
+#define KTP_AREA_EVENT_LEVEL	(KTP_EXPR_MAX_FETCHES + PAGE_SIZE / 8)
+#define KTP_AREA_LEVELS		(KTP_AREA_EVENT_LEVEL + 1)
+#define KTP_AREA_WORDS		(KTP_AREA_LEVELS + KTP_NEST_MAX * KTP_LEVEL_WORDS)
 
-/* The helpers programs call (BPF_CALL_n() in ktp_gen.c) */
-u64 ktp_bpf_read(u64 ctx, u64 addr, u64 how, u64 r4, u64 r5);
-u64 ktp_bpf_strcmp(u64 ctx, u64 addr, u64 lit, u64 how, u64 r5);
-/* and those of "t" probes' programs (in trace_ktp.c) */
-u64 ktp_bpf_tp_enter(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
-u64 ktp_bpf_tp_record(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
-u64 ktp_bpf_tp_false(u64 ctx, u64 r2, u64 r3, u64 r4, u64 r5);
+/* The kfuncs of "t" probes' programs, in ktp_hit.c */
+int ktp_tp_enter(u32 id);
+void ktp_tp_record(u32 id, u64 faults);
+void ktp_tp_false(u32 id, u64 faults);
 
 struct ktp_compiler;
 
@@ -181,14 +201,38 @@ int ktp_retval_offset(void);
 int ktp_sp_offset(void);
 int ktp_arg_reg_offset(unsigned int num);
 int ktp_arg_stack_offset(unsigned int num);
+void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
 void ktp_prog_free(struct ktp_prog *kp);
-void ktp_prog_show_insns(struct seq_file *m, const struct ktp_prog *kp);
 /*
- * This CPU's values of ktp_area_map, where a verified program leaves the
- * values it fetched; set with the map, before any program that uses it.
+ * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
+ * as the light skeletons of kernel/bpf/preload use it); no header has it.
+ */
+int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
+
+bool ktp_loading(void);
+/*
+ * This CPU's value of ktp_area, the map KTP's programs leave the values
+ * they fetch in; set with the map, before any program that uses it.
  */
 extern u64 __percpu *ktp_prog_area;
+
+/* This CPU's values of the "t" or "e" hit at @level */
+static __always_inline u64 *ktp_level_vals(unsigned int level)
+{
+	return this_cpu_ptr(ktp_prog_area) + KTP_AREA_LEVELS +
+	       level * KTP_LEVEL_WORDS;
+}
+
+/*
+ * Where an "e" probe's program finds the level of its hit: the handler
+ * sets it around the program and puts back what a hit it interrupted
+ * had set.
+ */
+static __always_inline u64 *ktp_event_level(void)
+{
+	return this_cpu_ptr(ktp_prog_area) + KTP_AREA_EVENT_LEVEL;
+}
 
 u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx);
 u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
@@ -197,9 +241,8 @@ u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 /**
  * ktp_prog_run - run a probe's program on one hit
  * @kp: the compiled program
- * @ctx: what the program reads, and where it writes fetched values: a
- *	 verified program's caller may leave @ctx->vals NULL and read
- *	 them in this CPU's ktp_prog_area
+ * @ctx: what the program reads, and where it writes fetched values: the
+ *	 caller may leave @ctx->vals NULL and read them in ktp_area
  *
  * Return: 0 if the condition is false, nonzero otherwise.
  */
@@ -215,9 +258,24 @@ static __always_inline u32 ktp_prog_run(const struct ktp_prog *kp,
 			return ret;
 		return ktp_prog_end_verified(kp, ctx, ret);
 	}
-	if (kp->verified)
-		return ktp_prog_run_verified(kp, ctx);
-	return bpf_prog_run(kp->prog, ctx);
+	return ktp_prog_run_verified(kp, ctx);
+}
+
+/**
+ * ktp_prog_run_on_record - run an "e" probe's program on one hit
+ * @kp: the compiled program
+ * @ctx: the hit: @ctx->rec is the event's record
+ *
+ * Return: 0 if the condition is false, nonzero otherwise.
+ */
+static __always_inline u32 ktp_prog_run_on_record(const struct ktp_prog *kp,
+						  struct ktp_run_ctx *ctx)
+{
+	u64 ret = bpf_prog_run(kp->prog, ctx->rec);
+
+	if (likely(ret <= 1 && !ctx->vals))
+		return ret;
+	return ktp_prog_end_verified(kp, ctx, ret);
 }
 
 #endif /* _KERNEL_TRACE_KTP_EXPR_H */

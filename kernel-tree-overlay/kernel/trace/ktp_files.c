@@ -191,15 +191,22 @@ static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
 	seq_putc(m, '\n');
 }
 
-/* A probe's program, as "bpftool prog dump xlated" shows programs */
+/*
+ * A probe's program: its id and tag, by which bpftool shows it ("bpftool
+ * prog dump xlated id N")
+ */
 static void ktp_show_program(struct seq_file *m, struct trace_ktp *tk)
 {
+	const struct bpf_prog *fp;
+
 	seq_printf(m, "%s/%s ", trace_probe_group_name(&tk->tp),
 		   trace_probe_name(&tk->tp));
 	ktp_show_prog_mode(m, tk);
 	seq_putc(m, '\n');
-	if (tk->prog)
-		ktp_prog_show_insns(m, tk->prog);
+	if (!tk->prog)
+		return;
+	fp = tk->prog->prog;
+	seq_printf(m, "  id %u tag %*phN\n", fp->aux->id, BPF_TAG_SIZE, fp->tag);
 }
 
 /*

@@ -2,8 +2,9 @@
 /*
  * KTP's expression compiler: code generation. A tree becomes eBPF
  * instructions: values live in slots, R7-R9 then the stack, and R6
- * holds the context across the helpers' calls. A condition is a chain
- * of jumps to its false end; a kernel read is an inline nofault load.
+ * holds the context across calls. A condition is a chain of jumps to
+ * its false end. What depends on the program's context and on BPF's
+ * helpers and kfuncs is in ktp_gen_v.c.
  */
 #include <linux/glob.h>
 #include <linux/kprobes.h>
@@ -15,31 +16,6 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "ktp_compiler.h"
-
-/* The helpers the programs call */
-
-/* Read 1, 2, 4 or 8 bytes at @addr without faulting; 0 if it would. */
-BPF_CALL_3(ktp_bpf_read, struct ktp_run_ctx *, ctx, unsigned long, addr,
-	   u32, how)
-{
-	/* never more than val holds, whatever the program passed */
-	size_t size = min_t(u32, how & KTP_T_SIZE, sizeof(u64));
-	u64 val = 0;
-	int ret;
-
-	if (how & KTP_READ_USER)
-		ret = copy_from_user_nofault(&val, (void __user *)addr, size);
-	else
-		ret = copy_from_kernel_nofault(&val, (void *)addr, size);
-	if (ret) {
-		ctx->faults++;
-		return 0;
-	}
-	return val;
-}
-
-/* KTP's handler path: a probe here would only ever miss */
-NOKPROBE_SYMBOL(ktp_bpf_read);
 
 /**
  * ktp_str_compare() - compare a string with a literal, as a program asks
@@ -80,21 +56,6 @@ int ktp_str_compare(unsigned long addr, const char *lit, u32 how)
 
 NOKPROBE_SYMBOL(ktp_str_compare);
 
-/* The string compare of a "t" or "e" probe's program; a fault is false */
-BPF_CALL_4(ktp_bpf_strcmp, struct ktp_run_ctx *, ctx, unsigned long, addr,
-	   const char *, lit, u32, how)
-{
-	int ret = ktp_str_compare(addr, lit, how);
-
-	if (ret < 0) {
-		ctx->faults++;
-		return 0;
-	}
-	return ret;
-}
-
-NOKPROBE_SYMBOL(ktp_bpf_strcmp);
-
 /* The code */
 
 /* Double the room for instructions, up to KTP_EXPR_MAX_INSNS */
@@ -134,23 +95,14 @@ void ktp_emit(struct ktp_compiler *c, struct bpf_insn insn)
 	c->insns[c->len++] = insn;
 }
 
-/*
- * Whether @val can be a 32-bit immediate. The kernel image's addresses
- * fit, sign-extended, but an immediate prints raw in ktp_programs: they
- * go in a 64-bit immediate, which it names (ktp_insn_imm()).
- */
+/* Whether @val can be a 32-bit immediate, sign-extended */
 static bool ktp_imm32_ok(u64 val)
 {
-	return (s64)val == (s32)val && !is_kernel(val);
+	return (s64)val == (s32)val;
 }
 
-/**
- * ktp_emit_ld_imm64() - load a 64-bit immediate, always in two instructions
- * @c: the compiler
- * @reg: the register
- * @val: the value
- */
-void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val)
+/* A 64-bit immediate, in two instructions */
+static void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val)
 {
 	struct bpf_insn insn[2] = { BPF_LD_IMM64(reg, val) };
 
@@ -263,107 +215,6 @@ void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
 	} else {
 		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, reg, (1 << (size * 8)) - 1));
 	}
-}
-
-/*
- * The value at the address in @slot. A kernel read is one inline load
- * that cannot fault (BPF_PROBE_MEM: the JIT's exception fixup, or the
- * interpreter's nofault copy, makes a fault read 0); since a 0 may be a
- * fault, ktp_bpf_read() reads it again and counts the fault. A user
- * read always takes ktp_bpf_read().
- */
-static void ktp_gen_read(struct ktp_compiler *c, const struct ktp_node *n,
-			 int slot)
-{
-	int bytes = n->param & KTP_T_SIZE;
-	bool user = n->param & KTP_READ_USER;
-	int reg, nonzero = -1;
-
-	ktp_gen(c, n->l, slot);
-	reg = ktp_load(c, slot, BPF_REG_2);
-	if (!user) {
-		ktp_emit(c, BPF_RAW_INSN(BPF_LDX | BPF_PROBE_MEM |
-					 bytes_to_bpf_size(bytes),
-					 BPF_REG_0, reg, 0, 0));
-		nonzero = c->len;
-		ktp_emit(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
-	}
-	if (reg != BPF_REG_2)
-		ktp_emit(c, BPF_MOV64_REG(BPF_REG_2, reg));
-	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, n->param));
-	ktp_emit(c, BPF_EMIT_CALL(ktp_bpf_read));
-	ktp_land(c, nonzero);
-	ktp_emit_convert(c, BPF_REG_0, n->type);
-	ktp_store(c, slot, BPF_REG_0);
-}
-
-static void ktp_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
-			  int slot)
-{
-	struct ftrace_event_field *field = (void *)(unsigned long)n->val;
-	int off = field->offset;
-
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
-				offsetof(struct ktp_run_ctx, rec)));
-	if (!is_string_field(field)) {
-		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(field->size),
-					BPF_REG_0, BPF_REG_1, off));
-		ktp_emit_convert(c, BPF_REG_0, n->type);
-		ktp_store(c, slot, BPF_REG_0);
-		return;
-	}
-	switch (field->filter_type) {
-	case FILTER_DYN_STRING:		/* rec + (loc & 0xffff) */
-	case FILTER_RDYN_STRING:	/* the field's end + (loc & 0xffff) */
-		ktp_emit(c, BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, off));
-		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, BPF_REG_0, 0xffff));
-		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
-		if (field->filter_type == FILTER_RDYN_STRING)
-			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
-						  off + sizeof(u32)));
-		break;
-	case FILTER_PTR_STRING:
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, off));
-		break;
-	default:
-		ktp_emit(c, BPF_MOV64_REG(BPF_REG_0, BPF_REG_1));
-		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, off));
-	}
-	ktp_store(c, slot, BPF_REG_0);
-}
-
-static void ktp_gen_arg(struct ktp_compiler *c, const struct ktp_node *n,
-			int slot)
-{
-	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
-	int offset = ktp_arg_reg_offset(n->param);
-
-	if (c->env.flags & (KTP_ENV_RETURN | KTP_ENV_TPOINT)) {
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
-					offsetof(struct ktp_run_ctx, entry)));
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1,
-					8 * (n->param - 1)));
-		ktp_store(c, slot, reg);
-		return;
-	}
-	if (offset >= 0) {
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
-					offsetof(struct ktp_run_ctx, regs)));
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1, offset));
-		ktp_store(c, slot, reg);
-		return;
-	}
-	/* on the stack: the parser checked that it is found there */
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
-				offsetof(struct ktp_run_ctx, regs)));
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, ktp_sp_offset()));
-	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_2,
-				  ktp_arg_stack_offset(n->param)));
-	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, 8));
-	ktp_emit(c, BPF_EMIT_CALL(ktp_bpf_read));
-	ktp_store(c, slot, BPF_REG_0);
 }
 
 static int ktp_jmp_op(int op, bool is_signed)
@@ -631,23 +482,6 @@ static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, a);
 }
 
-/* $comm, or the string at an address, compared with a literal */
-static void ktp_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
-			   int slot)
-{
-	if (n->param & KTP_STR_COMM) {
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, 0));
-	} else {
-		ktp_gen(c, n->l, slot);
-		ktp_load_into(c, slot, BPF_REG_2);
-	}
-	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
-	ktp_emit_imm64(c, BPF_REG_3, n->val);
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_4, n->param));
-	ktp_emit(c, BPF_EMIT_CALL(ktp_bpf_strcmp));
-	ktp_store(c, slot, BPF_REG_0);
-}
-
 /**
  * ktp_gen_false_jumps() - emit a test of a condition
  * @c: the compiler
@@ -724,33 +558,17 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		return;
 	case KTP_OP_REG:
 	case KTP_OP_STACKP:
-		if (c->verified) {
-			ktp_v_gen_reg(c, n->op == KTP_OP_REG ? n->param :
-				      ktp_sp_offset(), slot);
-			return;
-		}
-		reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, KTP_R_CTX,
-					offsetof(struct ktp_run_ctx, regs)));
-		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, BPF_REG_1,
-					n->op == KTP_OP_REG ? n->param :
-					ktp_sp_offset()));
-		ktp_store(c, slot, reg);
+		ktp_v_gen_reg(c, n->op == KTP_OP_REG ? n->param :
+			      ktp_sp_offset(), slot);
 		return;
 	case KTP_OP_ARG:
-		if (c->verified)
-			ktp_v_gen_arg(c, n, slot);
-		else
-			ktp_gen_arg(c, n, slot);
+		ktp_v_gen_arg(c, n, slot);
 		return;
 	case KTP_OP_FIELD:
-		ktp_gen_field(c, n, slot);
+		ktp_v_gen_field(c, n, slot);
 		return;
 	case KTP_OP_READ:
-		if (c->verified)
-			ktp_v_gen_read(c, n, slot);
-		else
-			ktp_gen_read(c, n, slot);
+		ktp_v_gen_read(c, n, slot);
 		return;
 	case KTP_OP_CAST:
 	case KTP_OP_NEG:
@@ -766,10 +584,7 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		ktp_store(c, slot, reg);
 		return;
 	case KTP_OP_STRCMP:
-		if (c->verified)
-			ktp_v_gen_strcmp(c, n, slot);
-		else
-			ktp_gen_strcmp(c, n, slot);
+		ktp_v_gen_strcmp(c, n, slot);
 		return;
 	case KTP_OP_COND:
 		ktp_gen_cond(c, n, slot);

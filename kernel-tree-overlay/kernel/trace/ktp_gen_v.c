@@ -1,27 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTP's expression compiler: the programs of "p" and "r" probes, which
- * the BPF verifier accepts. Each is a BPF_PROG_TYPE_KPROBE program on
- * the hit's pt_regs, loaded through the bpf() system call's own path
- * (kern_sys_bpf()), so that bpftool lists it, the LSM hooks and the
- * capability checks of BPF apply, and the verifier, not KTP, says it is
- * safe.
+ * KTP's expression compiler: what a program needs of BPF. Every program
+ * KTP runs is one the BPF verifier accepted, loaded through the bpf()
+ * system call's own path (kern_sys_bpf()), so that bpftool lists it,
+ * the LSM hooks and the capability checks of BPF apply, and the
+ * verifier, not KTP, says it is safe. A "p" or "r" probe's program is a
+ * kprobe program on the hit's pt_regs; an "e" probe's is a tracepoint
+ * program on its event's record; a "t" probe's is a BTF raw tracepoint
+ * program (tp_btf) on the tracepoint's arguments, attached by a BPF
+ * link.
  *
- * What a program needs besides the registers is standard BPF: kernel
+ * What a program needs besides its context is standard BPF: kernel
  * memory is read by an inline load from a bpf_rdonly_cast() pointer (a
  * nofault load under the JIT) or by bpf_probe_read_kernel(), user memory
  * by bpf_probe_read_user(), and fetched values go to this CPU's value of
- * one per-CPU array map, ktp_area_map. The program counts the reads that
- * faulted on its stack and returns them with the condition's truth:
- * (faults << 1) | true. String compares call the kfunc ktp_strcmp(),
- * with the literal as an index into the probe's literals; only KTP's
- * programs may call it.
+ * one per-CPU array map, ktp_area_map. A "p", "r" or "e" program counts
+ * the reads that faulted on its stack and returns them with the
+ * condition's truth: (faults << 1) | true. String compares call the
+ * kfunc ktp_strcmp(), with the literal as an index into the probe's
+ * literals; only KTP's programs may call KTP's kfuncs.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
 #include <linux/fdtable.h>
 #include <linux/filter.h>
+#include <linux/idr.h>
 #include <linux/kprobes.h>
 #include <linux/mman.h>
 #include <linux/sched/mm.h>
@@ -37,8 +41,11 @@ struct ktp_word {
 	u64	val;
 };
 
-/* The program that runs on this CPU, for ktp_strcmp() to find literals */
-static DEFINE_PER_CPU(const struct ktp_prog *, ktp_v_running);
+/* The programs that name themselves to KTP's kfuncs (ktp_prog_by_id()) */
+struct ktp_id_table __rcu *ktp_id_table;
+static DEFINE_IDA(ktp_id_slots);
+static DEFINE_MUTEX(ktp_id_mutex);
+static u32 ktp_id_count;	/* ids made: their high bits */
 
 /* The task loading a KTP program: ktp_kfunc_filter() lets only it in */
 static struct task_struct *ktp_loader;
@@ -50,26 +57,118 @@ static DEFINE_MUTEX(ktp_area_mutex);
 
 static int ktp_v_area_fd_for(struct ktp_compiler *c);
 
+static struct ktp_id_table *ktp_id_table_locked(void)
+{
+	return rcu_dereference_protected(ktp_id_table,
+					 lockdep_is_held(&ktp_id_mutex));
+}
+
+/* Make the table of ids hold @slot; the old one goes after RCU */
+static int ktp_id_table_fit(unsigned int slot)
+{
+	struct ktp_id_table *old = ktp_id_table_locked(), *t;
+	unsigned int i, size;
+	struct ktp_prog *kp;
+
+	if (old && slot < old->size)
+		return 0;
+	size = max(roundup_pow_of_two(slot + 1), 64U);
+	t = kvzalloc(struct_size(t, progs, size), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->size = size;
+	for (i = 0; old && i < old->size; i++) {
+		kp = rcu_dereference_protected(old->progs[i],
+					       lockdep_is_held(&ktp_id_mutex));
+		RCU_INIT_POINTER(t->progs[i], kp);
+	}
+	rcu_assign_pointer(ktp_id_table, t);
+	if (old)
+		kvfree_rcu(old, rcu);
+	return 0;
+}
+
+/**
+ * ktp_v_id() - the id the program being compiled passes KTP's kfuncs
+ * @c: the compiler
+ *
+ * Made the first time: a free slot of the table, and the count of ids
+ * made; ktp_compiler_finish() puts the program in the slot.
+ *
+ * Return: the id, or 0 with @c->error set.
+ */
+u32 ktp_v_id(struct ktp_compiler *c)
+{
+	int slot, err;
+
+	if (c->id)
+		return c->id;
+	slot = ida_alloc_range(&ktp_id_slots, 1, KTP_ID_SLOT_MASK, GFP_KERNEL);
+	if (slot < 0) {
+		if (!c->error)
+			c->error = slot == -ENOSPC ? -E2BIG : slot;
+		return 0;
+	}
+	mutex_lock(&ktp_id_mutex);
+	err = ktp_id_table_fit(slot);
+	if (!err)
+		c->id = ++ktp_id_count << KTP_ID_SLOT_BITS | slot;
+	mutex_unlock(&ktp_id_mutex);
+	if (err) {
+		ida_free(&ktp_id_slots, slot);
+		if (!c->error)
+			c->error = err;
+	}
+	return c->id;
+}
+
+/**
+ * ktp_v_set_id() - make a program's id find it
+ * @id: the id ktp_v_id() made
+ * @kp: the program, whose @kp->id is @id
+ */
+void ktp_v_set_id(u32 id, struct ktp_prog *kp)
+{
+	mutex_lock(&ktp_id_mutex);
+	rcu_assign_pointer(ktp_id_table_locked()->progs[id & KTP_ID_SLOT_MASK],
+			   kp);
+	mutex_unlock(&ktp_id_mutex);
+}
+
+/**
+ * ktp_v_free_id() - let an id go; its program is freed after RCU
+ * @id: the id
+ */
+void ktp_v_free_id(u32 id)
+{
+	unsigned int slot = id & KTP_ID_SLOT_MASK;
+
+	mutex_lock(&ktp_id_mutex);
+	RCU_INIT_POINTER(ktp_id_table_locked()->progs[slot], NULL);
+	mutex_unlock(&ktp_id_mutex);
+	ida_free(&ktp_id_slots, slot);
+}
+
 __bpf_kfunc_start_defs();
 
 /**
- * ktp_strcmp - compare a string with one of the running probe's literals
+ * ktp_strcmp - compare a string with one of a KTP program's literals
+ * @id: the program's id (see ktp_prog_by_id())
  * @addr: the string's address, unused for $comm
- * @lit: the literal's index among the probe's literals
+ * @lit: the literal's index among the program's literals
  * @how: KTP_STR_* flags, and the size of a char array
  *
- * Called only by KTP's programs (see ktp_kfunc_filter()); the literal
- * is one the verifier knows to be a constant, an index that this
- * function checks against the running probe's literals.
+ * Called only by KTP's programs (see ktp_kfunc_filter()), with
+ * constants the verifier knows: the literal is an index that this
+ * function checks against the program's literals.
  *
  * Return: 1 if the compare holds, 0 if not, -1 if the string could not
  * be read (the program counts a fault, and the compare is false).
  */
-__bpf_kfunc int ktp_strcmp(u64 addr, u32 lit, u32 how)
+__bpf_kfunc int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how)
 {
-	const struct ktp_prog *kp = this_cpu_read(ktp_v_running);
+	const struct ktp_prog *kp = ktp_prog_by_id(id);
 
-	/* not a KTP hit (a program someone else attached): no literal */
 	if (!kp || lit >= kp->nr_lits)
 		return 0;
 	return ktp_str_compare(addr, kp->lits[lit], how);
@@ -88,12 +187,25 @@ BTF_ID(func, ktp_strcmp)
 BTF_ID(func, bpf_rdonly_cast)
 BTF_ID(struct, ktp_word)
 
-/* Only the program KTP is loading may call KTP's kfuncs */
+/**
+ * ktp_loading() - whether this task is loading a KTP program
+ *
+ * For the filters of KTP's kfunc sets: only the program KTP is loading
+ * may call KTP's kfuncs.
+ *
+ * Return: true while ktp_v_finish() loads a program in this task.
+ */
+bool ktp_loading(void)
+{
+	return READ_ONCE(ktp_loader) == current;
+}
+
+/* A kfunc set's filter sees every kfunc of its hook: only ours count */
 static int ktp_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
 	if (!btf_id_set8_contains(&ktp_kfunc_ids, kfunc_id))
 		return 0;
-	return READ_ONCE(ktp_loader) == current ? 0 : -EACCES;
+	return ktp_loading() ? 0 : -EACCES;
 }
 
 static const struct btf_kfunc_id_set ktp_kfunc_set = {
@@ -104,12 +216,22 @@ static const struct btf_kfunc_id_set ktp_kfunc_set = {
 
 static int __init ktp_kfunc_init(void)
 {
+	int err;
+
 	BTF_TYPE_EMIT(struct ktp_word);
-	return register_btf_kfunc_id_set(BPF_PROG_TYPE_KPROBE, &ktp_kfunc_set);
+	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_KPROBE, &ktp_kfunc_set);
+	/* tracepoint and BTF raw tracepoint programs: "e" and "t" probes */
+	return err ?: register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
+						&ktp_kfunc_set);
 }
 late_initcall(ktp_kfunc_init);
 
-static void ktp_v_call_kfunc(struct ktp_compiler *c, u32 btf_id)
+/**
+ * ktp_v_call_kfunc() - call a kfunc
+ * @c: the compiler
+ * @btf_id: the kfunc's BTF id in vmlinux
+ */
+void ktp_v_call_kfunc(struct ktp_compiler *c, u32 btf_id)
 {
 	ktp_emit(c, BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL,
 				 0, btf_id));
@@ -197,6 +319,70 @@ static void ktp_v_area(struct ktp_compiler *c)
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_AREA));
 }
 
+/*
+ * A number of a pointer's value: a tracepoint's pointer argument, or the
+ * record's address. The verifier lets a program with CAP_PERFMON (which
+ * KTP's writer has, see ktp_v_finish()) compute with pointers as numbers;
+ * BPF_NEG makes one of a pointer, and twice, of the same value.
+ */
+static void ktp_v_emit_number(struct ktp_compiler *c, int reg)
+{
+	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
+}
+
+/* Argument @num of a "t" probe's tracepoint, from 1, into @reg */
+static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 int reg)
+{
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
+	/* a pointer to a struct is the verifier's BTF pointer: a number */
+	ktp_v_emit_number(c, reg);
+}
+
+/**
+ * ktp_v_gen_field() - a field of an "e" probe's event record
+ * @c: the compiler
+ * @n: the field: an integer, or the address of a string to compare
+ * @slot: where the value goes
+ */
+void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
+		     int slot)
+{
+	struct ftrace_event_field *field = (void *)(unsigned long)n->val;
+	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
+	int off = field->offset;
+
+	if (!is_string_field(field)) {
+		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(field->size), reg,
+					KTP_R_CTX, off));
+		ktp_emit_convert(c, reg, n->type);
+		ktp_store(c, slot, reg);
+		return;
+	}
+	switch (field->filter_type) {
+	case FILTER_DYN_STRING:		/* rec + (loc & 0xffff) */
+	case FILTER_RDYN_STRING:	/* the field's end + (loc & 0xffff) */
+		ktp_emit(c, BPF_LDX_MEM(BPF_W, reg, KTP_R_CTX, off));
+		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, reg, 0xffff));
+		ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
+		ktp_v_emit_number(c, BPF_REG_1);
+		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, reg, BPF_REG_1));
+		if (field->filter_type == FILTER_RDYN_STRING)
+			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg,
+						  off + sizeof(u32)));
+		break;
+	case FILTER_PTR_STRING:
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, off));
+		break;
+	default:			/* a char array in the record */
+		ktp_emit(c, BPF_MOV64_REG(reg, KTP_R_CTX));
+		ktp_v_emit_number(c, reg);
+		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg, off));
+	}
+	ktp_store(c, slot, reg);
+}
+
 /**
  * ktp_v_gen_arg() - $argN at a function's entry, or saved at its entry
  * @c: the compiler
@@ -207,6 +393,13 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 {
 	int off;
 
+	if (c->env.flags & KTP_ENV_TPOINT) {
+		ktp_v_gen_tpoint_arg(c, n->param, ktp_slot_is_reg(slot) ?
+				     ktp_slot_reg(slot) : BPF_REG_0);
+		ktp_store(c, slot, ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) :
+			  BPF_REG_0);
+		return;
+	}
 	if (c->env.flags & KTP_ENV_RETURN) {
 		/* ktp_prog_run_verified() copied them before the program */
 		ktp_v_area(c);
@@ -251,13 +444,14 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		if ((unsigned long)c->lits[lit] == n->val)
 			break;
 	if (n->param & KTP_STR_COMM) {
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, 0));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, 0));
 	} else {
 		ktp_gen(c, n->l, slot);
-		ktp_load_into(c, slot, BPF_REG_1);
+		ktp_load_into(c, slot, BPF_REG_2);
 	}
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, lit));
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, n->param));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, ktp_v_id(c)));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, lit));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_4, n->param));
 	ktp_v_call_kfunc(c, ktp_v_btf_ids[0]);
 	/* -1: the string could not be read, a fault; the compare is false */
 	ok = ktp_jump(c, BPF_JMP32_IMM(BPF_JSGE, BPF_REG_0, 0, 0));
@@ -268,8 +462,13 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_store(c, slot, BPF_REG_0);
 }
 
-/* Look up this CPU's value of ktp_area_map, keep it at KTP_V_AREA */
-static void ktp_v_emit_area_lookup(struct ktp_compiler *c)
+/**
+ * ktp_v_emit_area_lookup() - look up this CPU's value of ktp_area_map
+ * @c: the compiler
+ *
+ * The address goes to R0 and to KTP_V_AREA on the stack.
+ */
+void ktp_v_emit_area_lookup(struct ktp_compiler *c)
 {
 	struct bpf_insn ld[2] = { BPF_LD_MAP_FD(BPF_REG_1,
 						ktp_v_area_fd_for(c)) };
@@ -288,6 +487,44 @@ static void ktp_v_emit_area_lookup(struct ktp_compiler *c)
 }
 
 /**
+ * ktp_v_emit_level_area() - point KTP_V_AREA at the values of a level
+ * @c: the compiler, whose program looked up ktp_area_map
+ *
+ * R0 holds the level of the "t" or "e" hit, from 0 to KTP_NEST_MAX - 1,
+ * which a kfunc returned (see ktp_enter()); the mask is for the
+ * verifier, which checks every store against the map's value.
+ */
+void ktp_v_emit_level_area(struct ktp_compiler *c)
+{
+	BUILD_BUG_ON(!is_power_of_2(KTP_NEST_MAX));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_AND, BPF_REG_0, KTP_NEST_MAX - 1));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, KTP_LEVEL_WORDS * 8));
+	ktp_v_area(c);
+	ktp_emit(c, BPF_ALU64_REG(BPF_ADD, BPF_REG_1, BPF_REG_0));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_AREA_LEVELS * 8));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_1, KTP_V_AREA));
+	c->area_loaded = true;
+}
+
+/**
+ * ktp_v_emit_tpoint_args() - copy a "t" probe's tracepoint arguments
+ * @c: the compiler, whose program entered the hit at its level
+ *
+ * The fetch instructions that dereference $argN read them there.
+ */
+void ktp_v_emit_tpoint_args(struct ktp_compiler *c)
+{
+	unsigned int i;
+
+	ktp_v_area(c);
+	for (i = 1; i <= c->env.nr_args; i++) {
+		ktp_v_gen_tpoint_arg(c, i, BPF_REG_0);
+		ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0,
+					(i - 1) * 8));
+	}
+}
+
+/**
  * ktp_v_emit_fetch() - store a fetched value in this CPU's area
  * @c: the compiler
  * @reg: the register holding it: slot 0's, callee-saved, which the
@@ -296,6 +533,9 @@ static void ktp_v_emit_area_lookup(struct ktp_compiler *c)
  */
 void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 {
+	/* a "t" probe's values follow the tracepoint's arguments */
+	if (c->env.flags & KTP_ENV_TPOINT)
+		slot += c->env.nr_args;
 	if (!c->area_loaded && !c->nr_entry_args) {
 		/* after the condition: a false one does not look it up */
 		ktp_v_emit_area_lookup(c);
@@ -360,7 +600,7 @@ static int ktp_v_area_fd(void)
 	if (!ktp_area_map) {
 		attr.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
 		attr.key_size = sizeof(u32);
-		attr.value_size = KTP_V_AREA_WORDS * sizeof(u64);
+		attr.value_size = KTP_AREA_WORDS * sizeof(u64);
 		attr.max_entries = 1;
 		strscpy(attr.map_name, "ktp_area", sizeof(attr.map_name));
 		fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
@@ -434,6 +674,49 @@ static void ktp_v_refused(union bpf_attr *attr, int err)
 	vm_munmap(ubuf, KTP_V_LOG_SIZE);
 }
 
+/*
+ * The program type of the probe's context, and for a "t" probe the BTF
+ * type of its tracepoint (btf_trace_NAME, a pointer to the prototype of
+ * the functions the tracepoint calls), which the verifier types its
+ * arguments by: in vmlinux's BTF or in its module's.
+ */
+static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
+{
+	struct btf *btf;
+	char *name;
+	int fd = 0;
+	s32 id;
+
+	if (c->env.flags & KTP_ENV_EVENT) {
+		attr->prog_type = BPF_PROG_TYPE_TRACEPOINT;
+		return 0;
+	}
+	if (!(c->env.flags & KTP_ENV_TPOINT)) {
+		attr->prog_type = BPF_PROG_TYPE_KPROBE;
+		return 0;
+	}
+	name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
+	if (!name)
+		return -ENOMEM;
+	id = bpf_find_btf_id(name, BTF_KIND_TYPEDEF, &btf);
+	kfree(name);
+	/* every tracepoint has one, where there is BTF */
+	if (id <= 0)
+		return -ENOENT;
+	/* a module's BTF, by a descriptor while the program is loaded */
+	if (btf_is_module(btf))
+		fd = btf_get_fd_by_id(btf_obj_id(btf));
+	btf_put(btf);
+	if (fd < 0)
+		return fd;
+	c->btf_fd = fd;
+	attr->attach_btf_obj_fd = fd;
+	attr->prog_type = BPF_PROG_TYPE_TRACING;
+	attr->expected_attach_type = BPF_TRACE_RAW_TP;
+	attr->attach_btf_id = id;
+	return 0;
+}
+
 /**
  * ktp_v_finish() - end a verified program and load it
  * @c: the compiler, its code complete
@@ -450,8 +733,10 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	err = ktp_v_prologue(c);
 	if (err)
 		return ERR_PTR(err);
+	err = ktp_v_prog_type(c, &attr);
+	if (err)
+		return ERR_PTR(err);
 	mutex_lock(&ktp_area_mutex);
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
 	attr.insns = (unsigned long)c->insns;
 	attr.insn_cnt = c->len;
 	attr.license = (unsigned long)"GPL";
@@ -485,7 +770,7 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 		goto out;
 	}
 	WRITE_ONCE(ktp_loader, NULL);
-	prog = bpf_prog_get_type(fd, BPF_PROG_TYPE_KPROBE);
+	prog = bpf_prog_get_type(fd, attr.prog_type);
 	close_fd(fd);
 	mutex_unlock(&ktp_area_mutex);
 	return prog;
@@ -516,13 +801,16 @@ void ktp_v_release(struct ktp_compiler *c)
 	if (c->area_fd > 0)
 		close_fd(c->area_fd);
 	c->area_fd = 0;
+	if (c->btf_fd > 0)
+		close_fd(c->btf_fd);
+	c->btf_fd = 0;
 }
 
 /**
- * ktp_prog_run_verified() - run a verified program on one hit
+ * ktp_prog_run_verified() - run a program on one hit
  * @kp: the program
- * @ctx: the hit: its registers, an "r" probe's $argN saved at entry, and
- *	 where the fetched values go
+ * @ctx: the hit: its registers or its event's record, an "r" probe's
+ *	 $argN saved at entry, and where the fetched values go
  *
  * Return: whether the condition holds; @ctx->faults counts the reads
  * that faulted.
@@ -531,21 +819,19 @@ u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx)
 {
 	u64 ret;
 
+	if (kp->on_record)
+		return ktp_prog_run_on_record(kp, ctx);
 	if (kp->nr_entry_args)
 		memcpy(this_cpu_ptr(ktp_prog_area) + KTP_V_ENTRY, ctx->entry,
 		       kp->nr_entry_args * sizeof(u64));
-	if (kp->nr_lits)
-		this_cpu_write(ktp_v_running, kp);
 	ret = bpf_prog_run(kp->prog, ctx->regs);
-	if (kp->nr_lits)
-		this_cpu_write(ktp_v_running, NULL);
 	return ktp_prog_end_verified(kp, ctx, ret);
 }
 
 NOKPROBE_SYMBOL(ktp_prog_run_verified);
 
 /**
- * ktp_prog_end_verified() - what a verified program returned, taken in
+ * ktp_prog_end_verified() - what a program returned, taken in
  * @kp: the program
  * @ctx: the hit
  * @ret: what the program returned: (faults << 1) | true
@@ -557,12 +843,17 @@ NOKPROBE_SYMBOL(ktp_prog_run_verified);
 u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
 			  u64 ret)
 {
+	const u64 *vals;
+
 	ctx->faults += ret >> 1;
 	if (!(ret & 1))
 		return 0;
-	if (ctx->vals && kp->nr_vals)
-		memcpy(ctx->vals, this_cpu_ptr(ktp_prog_area),
-		       kp->nr_vals * sizeof(u64));
+	if (ctx->vals && kp->nr_vals) {
+		vals = kp->on_record ?
+		       ktp_level_vals(*ktp_event_level() & (KTP_NEST_MAX - 1)) :
+		       this_cpu_ptr(ktp_prog_area);
+		memcpy(ctx->vals, vals, kp->nr_vals * sizeof(u64));
+	}
 	return 1;
 }
 

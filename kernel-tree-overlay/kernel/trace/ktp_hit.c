@@ -4,10 +4,13 @@
  * program (the condition first, before anything is reserved), and
  * writes its record to each trace instance it is enabled in and to
  * perf. A "p" or "r" probe runs from its kprobe, a "t" probe's program
- * runs on its tracepoint and calls the ktp_bpf_tp_*() helpers, an "e"
- * probe runs from its trigger on the event's record.
+ * runs on its tracepoint, attached by a BPF link, and calls the
+ * ktp_tp_*() kfuncs, an "e" probe runs from its trigger on the event's
+ * record.
  */
 #include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -32,24 +35,20 @@
  * hit while another kprobe's handler runs is missed, in the kprobe's
  * nmissed.)
  */
-#define KTP_NEST_MAX	4
 static DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
  * The values a hit's program fetches, from the program to the record,
- * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe
- * keeps them in its kretprobe instance, after the $argN it saved; a 'p'
- * probe's stay where its program put them, in this CPU's ktp_prog_area
- * (kprobes do not nest); 't' and 'e' probes keep theirs in ktp_vals, one
- * for each level of handlers nested on a CPU. A 't' probe's tracepoint
- * arguments come first, copied when fetch instructions read them.
+ * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe keeps them
+ * in its kretprobe instance, after the $argN it saved; a 'p' probe's
+ * stay where its program put them, in this CPU's ktp_area (kprobes do
+ * not nest); 't' and 'e' probes' are in ktp_area too, one level of
+ * values for each level of handlers nested on a CPU (ktp_level_vals()).
+ * A 't' probe's tracepoint arguments come first, copied by its program
+ * when fetch instructions read them. The flags a 't' hit was entered
+ * with are its level's too.
  */
-struct ktp_vals {
-	u64		v[MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES];
-	unsigned int	flags;	/* what ktp_bpf_tp_enter() saw, for _record() */
-};
-
-static DEFINE_PER_CPU(struct ktp_vals [KTP_NEST_MAX], ktp_vals);
+static DEFINE_PER_CPU(unsigned int [KTP_NEST_MAX], ktp_level_flags);
 
 /*
  * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
@@ -219,12 +218,11 @@ static nokprobe_inline void ktp_count(struct ktp_counters *counters,
 }
 
 /*
- * A 't' or 'e' hit: the values of its level, or NULL, and counted missed,
- * if it came in the probe's own handler or too deep in others.
- * @counters are this CPU's, whose @active says the probe's handler runs.
+ * A 't' or 'e' hit: its level, or -1, and counted missed, if it came in
+ * the probe's own handler or too deep in others. @counters are this
+ * CPU's, whose @active says the probe's handler runs.
  */
-static nokprobe_inline struct ktp_vals *
-ktp_enter(struct ktp_counters *counters)
+static nokprobe_inline int ktp_enter(struct ktp_counters *counters)
 {
 	int depth;
 
@@ -238,16 +236,16 @@ ktp_enter(struct ktp_counters *counters)
 	/* before anything a hit nested in this one (an NMI) could see */
 	WRITE_ONCE(counters->active, 1);
 	barrier();
-	return this_cpu_ptr(&ktp_vals[depth - 1]);
+	return depth - 1;
 missed:
 	local_inc(&counters->missed);
-	return NULL;
+	return -1;
 }
 
-/* The values of the hit this CPU's innermost handler runs */
-static nokprobe_inline struct ktp_vals *ktp_current_vals(void)
+/* The level of the hit this CPU's innermost handler runs */
+static nokprobe_inline int ktp_current_level(void)
 {
-	return this_cpu_ptr(&ktp_vals[this_cpu_read(ktp_handler_depth) - 1]);
+	return this_cpu_read(ktp_handler_depth) - 1;
 }
 
 /* The end of a hit ktp_enter() let in, counted elsewhere */
@@ -281,7 +279,10 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 	};
 	bool ret;
 
-	ret = ktp_prog_run(tk->prog, &ctx);
+	if (rec)
+		ret = ktp_prog_run_on_record(tk->prog, &ctx);
+	else
+		ret = ktp_prog_run(tk->prog, &ctx);
 	if (unlikely(ctx.faults))
 		local_add(ctx.faults, &counters->faults);
 	if (!ret)
@@ -406,89 +407,124 @@ int ktp_kretprobe_entry_handler(struct kretprobe_instance *ri,
 NOKPROBE_SYMBOL(ktp_kretprobe_entry_handler);
 
 /*
- * A 't' probe's program calls these three (see ktp_compiler_finish()).
- * It runs as a BPF raw tracepoint program, under the link whose cookie
- * is the probe.
+ * A 't' probe's program calls these kfuncs. Each names the probe by its
+ * program's id, an immediate of the program's code that KTP made:
+ * whatever link runs the program, the id finds only the probe, and
+ * nothing once it is being freed.
  */
-static nokprobe_inline struct trace_ktp *ktp_tpoint_current(void)
+static nokprobe_inline struct trace_ktp *ktp_tpoint_by_id(u32 id)
 {
-	struct bpf_trace_run_ctx *run_ctx;
+	struct ktp_prog *kp = ktp_prog_by_id(id);
 
-	run_ctx = container_of(current->bpf_ctx, struct bpf_trace_run_ctx,
-			       run_ctx);
-	return (struct trace_ktp *)(unsigned long)run_ctx->bpf_cookie;
+	return kp ? kp->owner : NULL;
 }
 
-/*
- * The condition is true: count the hit and give the program the buffer
- * for its values, after the tracepoint's arguments, copied when a fetch
- * instruction reads them. 0: no hit to record (missed, or the probe is
- * being disabled).
- */
-BPF_CALL_1(ktp_bpf_tp_enter, struct ktp_run_ctx *, ctx)
-{
-	struct trace_ktp *tk = ktp_tpoint_current();
-	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	unsigned int flags = trace_probe_load_flag(&tk->tp);
-	unsigned int nr_args = tk->btp->num_args;
-	struct ktp_vals *vals;
-	u64 *edata;
+__bpf_kfunc_start_defs();
 
+/**
+ * ktp_tp_enter - enter the hit of a "t" probe whose condition is true
+ * @id: the id of the probe's program
+ *
+ * Return: the level of the hit's values in ktp_area, or -1 if there is
+ * no hit to record: missed, or the probe is disabled.
+ */
+__bpf_kfunc int ktp_tp_enter(u32 id)
+{
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	unsigned int flags;
+	int level;
+
+	if (unlikely(!tk))
+		return -1;
+	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
-		return 0;
-	vals = ktp_enter(counters);
-	if (!vals) {
-		if (unlikely(ctx->faults))
-			local_add(ctx->faults, &counters->faults);
-		return 0;
-	}
-	edata = vals->v;
+		return -1;
+	level = ktp_enter(this_cpu_ptr(tk->counters));
 	/*
 	 * The record goes where the probe was enabled at entry: disabling
 	 * waits for this hit before it removes the file (see ktp_arm()).
 	 */
-	vals->flags = flags;
-	if (tk->copy_tpoint_args)
-		memcpy(edata, ctx->entry, nr_args * sizeof(u64));
-	ctx->vals = edata + nr_args;
-	return 1;
+	if (level >= 0)
+		this_cpu_write(ktp_level_flags[level], flags);
+	return level;
 }
 
-NOKPROBE_SYMBOL(ktp_bpf_tp_enter);
-
-/* Record the hit ktp_bpf_tp_enter() entered. */
-BPF_CALL_1(ktp_bpf_tp_record, struct ktp_run_ctx *, ctx)
-{
-	struct trace_ktp *tk = ktp_tpoint_current();
-	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	struct ktp_vals *vals = ktp_current_vals();
-
-	if (unlikely(ctx->faults))
-		local_add(ctx->faults, &counters->faults);
-	ktp_exit(counters, ktp_record_all(tk, false, vals->flags, ctx->entry,
-					  NULL, NULL, vals->v));
-	return 0;
-}
-
-NOKPROBE_SYMBOL(ktp_bpf_tp_record);
-
-/*
- * The condition is false: count it, and nothing else happens. The program
- * passes the probe's counters; ktp_arm() waits for a false hit in flight
- * before disabling returns, so this one counts without checking the flags.
+/**
+ * ktp_tp_record - record the hit ktp_tp_enter() entered
+ * @id: the id of the probe's program
+ * @faults: the reads of the hit that faulted
  */
-BPF_CALL_2(ktp_bpf_tp_false, struct ktp_run_ctx *, ctx,
-	   struct ktp_counters __percpu *, pcpu)
+__bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
 {
-	struct ktp_counters *counters = this_cpu_ptr(pcpu);
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct ktp_counters *counters;
+	int level = ktp_current_level();
 
-	local_inc(&counters->cond_false);
-	if (unlikely(ctx->faults))
-		local_add(ctx->faults, &counters->faults);
-	return 0;
+	/* entered: found a moment ago, under the same RCU read side */
+	if (WARN_ON_ONCE(!tk || level < 0))
+		return;
+	counters = this_cpu_ptr(tk->counters);
+	if (unlikely(faults))
+		local_add(faults, &counters->faults);
+	ktp_exit(counters, ktp_record_all(tk, false,
+					  this_cpu_read(ktp_level_flags[level]),
+					  NULL, NULL, NULL,
+					  ktp_level_vals(level)));
 }
 
-NOKPROBE_SYMBOL(ktp_bpf_tp_false);
+/**
+ * ktp_tp_false - count the hit of a "t" probe whose condition is false
+ * @id: the id of the probe's program
+ * @faults: the reads of the hit that faulted
+ */
+__bpf_kfunc void ktp_tp_false(u32 id, u64 faults)
+{
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct ktp_counters *counters;
+
+	/* a hit of a link still being released: not the probe's */
+	if (unlikely(!tk) ||
+	    !(trace_probe_load_flag(&tk->tp) & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return;
+	counters = this_cpu_ptr(tk->counters);
+	local_inc(&counters->cond_false);
+	if (unlikely(faults))
+		local_add(faults, &counters->faults);
+}
+
+__bpf_kfunc_end_defs();
+
+NOKPROBE_SYMBOL(ktp_tp_enter);
+NOKPROBE_SYMBOL(ktp_tp_record);
+NOKPROBE_SYMBOL(ktp_tp_false);
+
+BTF_KFUNCS_START(ktp_hit_kfunc_ids)
+BTF_ID_FLAGS(func, ktp_tp_enter)
+BTF_ID_FLAGS(func, ktp_tp_record)
+BTF_ID_FLAGS(func, ktp_tp_false)
+BTF_KFUNCS_END(ktp_hit_kfunc_ids)
+
+/* As ktp_strcmp(): only the program KTP is loading may call them */
+static int ktp_hit_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&ktp_hit_kfunc_ids, kfunc_id))
+		return 0;
+	return ktp_loading() ? 0 : -EACCES;
+}
+
+static const struct btf_kfunc_id_set ktp_hit_kfunc_set = {
+	.owner	= THIS_MODULE,
+	.set	= &ktp_hit_kfunc_ids,
+	.filter	= ktp_hit_kfunc_filter,
+};
+
+/* BTF raw tracepoint programs: "t" probes */
+static int __init ktp_hit_kfunc_init(void)
+{
+	return register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
+					 &ktp_hit_kfunc_set);
+}
+late_initcall(ktp_hit_kfunc_init);
 
 /*
  * Write the record of an 'e' probe's hit. Out of line, so that a false
@@ -507,6 +543,30 @@ static noinline bool ktp_trigger_record(struct ktp_trigger *trigger,
 
 NOKPROBE_SYMBOL(ktp_trigger_record);
 
+/*
+ * Run an 'e' probe's program on @rec, at @level; @edata: where it left
+ * the values it fetched. False if the condition is.
+ */
+static nokprobe_inline bool ktp_trigger_run(struct trace_ktp *tk,
+					    struct ktp_counters *counters,
+					    void *rec, int level, void **edata)
+{
+	u64 *word, old = 0;
+	bool ret;
+
+	if (!tk->prog->nr_vals)
+		return ktp_run_prog(tk, counters, NULL, rec, NULL, NULL);
+	/* the level the program puts its values at (ktp_event_level()) */
+	word = ktp_event_level();
+	old = READ_ONCE(*word);
+	WRITE_ONCE(*word, level);
+	ret = ktp_run_prog(tk, counters, NULL, rec, NULL, NULL);
+	/* what the hit this one interrupted, if any, had set */
+	WRITE_ONCE(*word, old);
+	*edata = ktp_level_vals(level);
+	return ret;
+}
+
 /* One hit of an 'e' probe: @rec is the record of its event. */
 static void ktp_trigger_func(struct event_trigger_data *data,
 			     struct trace_buffer *buffer, void *rec,
@@ -515,8 +575,8 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
 	struct trace_ktp *tk = trigger->tk;
 	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	struct ktp_vals *vals;
-	void *edata;
+	void *edata = NULL;
+	int level;
 
 	/*
 	 * No record: a hit that read the event file's flags while the
@@ -525,13 +585,10 @@ static void ktp_trigger_func(struct event_trigger_data *data,
 	 */
 	if (unlikely(!rec))
 		return;
-	vals = ktp_enter(counters);
-	if (!vals)
+	level = ktp_enter(counters);
+	if (level < 0)
 		return;
-	edata = vals->v;
-	if (tk->prog && !ktp_run_prog(tk, counters, NULL, rec,
-				      edata + tk->entry_off,
-				      edata + tk->vals_off)) {
+	if (tk->prog && !ktp_trigger_run(tk, counters, rec, level, &edata)) {
 		ktp_leave(counters);
 		return;
 	}

@@ -16,6 +16,8 @@
  * enables it; see trace_ktp.h for the other files of KTP.
  */
 #include <linux/bpf.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -65,20 +67,51 @@ static struct trace_event_functions ktp_event_funcs = {
 };
 
 /*
+ * Attach a 't' probe's program to its tracepoint by a BPF link, as the
+ * bpf() system call does (bpftool link show lists it), and keep the
+ * link's file: the link is the tracepoint's while the probe is enabled.
+ */
+static int ktp_link_tpoint(struct trace_ktp *tk)
+{
+	union bpf_attr attr = {};
+	int fd, link_fd;
+
+	bpf_prog_inc(tk->prog->prog);
+	fd = bpf_prog_new_fd(tk->prog->prog);
+	if (fd < 0) {
+		bpf_prog_put(tk->prog->prog);
+		return fd;
+	}
+	/* a BTF raw tracepoint program: the tracepoint is the program's */
+	attr.raw_tracepoint.prog_fd = fd;
+	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	close_fd(fd);
+	if (link_fd < 0)
+		return link_fd;
+	tk->tp_link = fget(link_fd);
+	close_fd(link_fd);
+	return tk->tp_link ? 0 : -EBADF;
+}
+
+/*
  * The kprobe is registered before its event can be enabled; a 't' probe
  * is on its tracepoint only while its event is enabled.
  */
 static int ktp_arm(struct trace_ktp *tk, bool on)
 {
-	int ret;
-
 	if (ktp_is_tpoint(tk)) {
 		if (on)
-			return bpf_probe_register(tk->btp, &tk->tp_link);
-		ret = bpf_probe_unregister(tk->btp, &tk->tp_link);
-		/* no hit counts once disabling returns */
+			return ktp_link_tpoint(tk);
+		/*
+		 * The link's release unregisters it from the tracepoint, as
+		 * closing its last descriptor does: before this task returns
+		 * to user space. No hit counts once disabling returns: the
+		 * kfuncs see the probe disabled.
+		 */
+		fput(tk->tp_link);
+		tk->tp_link = NULL;
 		tracepoint_synchronize_unregister();
-		return ret;
+		return 0;
 	}
 	if (ktp_is_return(tk))
 		return on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
@@ -170,6 +203,9 @@ static void ktp_free(struct trace_ktp *tk)
 	}
 	trace_probe_cleanup(&tk->tp);
 	ktp_prog_free(tk->prog);
+	/* a "t" probe's kfuncs, on a link being released, may still see it */
+	if (tk->btp && tk->prog)
+		synchronize_rcu();
 	kfree(tk->cond);
 	kfree(tk->target);
 	kfree(tk->symbol);
@@ -636,11 +672,6 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 	ret = ktp_parse_args(tk, nfetch, argv, cond_idx, argc, ctx);
 	if (ret)
 		return ret;
-	if (t->type == 't') {
-		tk->tp_link.link.prog = tk->prog->prog;
-		tk->tp_link.btp = tk->btp;
-		tk->tp_link.cookie = (unsigned long)tk;
-	}
 	if (t->type == 'r')
 		ktp_set_entry_data(tk, nfetch);
 

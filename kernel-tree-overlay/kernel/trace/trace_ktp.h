@@ -44,7 +44,7 @@ struct trace_ktp {
 	char			*target;	/* the probed place, as shown */
 	struct trace_event_call	*event;		/* an 'e' probe's event, held */
 	struct bpf_raw_event_map *btp;		/* a 't' probe's tracepoint */
-	struct bpf_raw_tp_link	tp_link;	/* runs prog->prog on it */
+	struct file		*tp_link;	/* 't': the BPF link, enabled */
 	unsigned int		maxactive;	/* as defined; 0: kprobes picks */
 	unsigned long		addr;		/* as defined, 0 for a symbol */
 	struct ktp_counters __percpu *counters;
