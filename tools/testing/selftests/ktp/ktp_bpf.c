@@ -12,10 +12,12 @@
  *                             tracepoint TP counts the hits whose second
  *                             argument is ARG2 (sys_enter: the syscall
  *                             number), in an array map
- *   ktp_bpf kfunc ID          tries to load a BPF_PROG_TYPE_KPROBE program
- *                             that calls the kfunc of BTF id ID; prints
- *                             "errno=N" and the verifier's log if it was
- *                             refused, and exits 1 if it was loaded
+ *   ktp_bpf kfunc ID [TP]     tries to load a BPF_PROG_TYPE_KPROBE program
+ *                             that calls the kfunc of BTF id ID, or a BTF
+ *                             raw tracepoint program (tp_btf) if TP is the
+ *                             BTF id of a btf_trace_NAME; prints "errno=N"
+ *                             and the verifier's log if it was refused,
+ *                             and exits 1 if it was loaded
  *
  * The kprobe is a kprobe PMU event (its type is in
  * /sys/bus/event_source/devices/kprobe/type, config1 points to the symbol
@@ -66,7 +68,8 @@ static void fail(const char *what)
 
 static void bad_args(void)
 {
-	fprintf(stderr, "usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2 | kfunc ID\n");
+	fputs("usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2\n", stderr);
+	fputs("       ktp_bpf kfunc ID [TP]\n", stderr);
 	exit(2);
 }
 
@@ -181,8 +184,11 @@ static int load_prog(int map, __u32 type, int off, __s32 val)
 	return fd;
 }
 
-/* A kprobe program calling the kfunc @id with three zero arguments */
-static int try_kfunc(int id)
+/*
+ * A kprobe program, or a tp_btf program on the tracepoint whose BTF type
+ * is @tp (if not 0), calling the kfunc @id with three zero arguments
+ */
+static int try_kfunc(int id, int tp)
 {
 	struct bpf_insn prog[] = {
 		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 0),
@@ -204,6 +210,11 @@ static int try_kfunc(int id)
 	};
 	int fd;
 
+	if (tp) {
+		attr.prog_type = BPF_PROG_TYPE_TRACING;
+		attr.expected_attach_type = BPF_TRACE_RAW_TP;
+		attr.attach_btf_id = tp;
+	}
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd >= 0) {
 		printf("loaded\n");
@@ -335,8 +346,9 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	int sig, i;
 
-	if (argc == 3 && !strcmp(argv[1], "kfunc"))
-		return try_kfunc(parse_num(argv[2], INT_MAX));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "kfunc"))
+		return try_kfunc(parse_num(argv[2], INT_MAX),
+				 argc == 4 ? parse_num(argv[3], INT_MAX) : 0);
 
 	/* Before anything: a signal the test sends early waits for sigwait() */
 	sigemptyset(&sigs);
