@@ -428,7 +428,7 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	if (tk->copy_tpoint_args)
 		ktp_compiler_copy_tpoint_args(comp);
 
-	prog = ktp_compiler_finish(comp, true);
+	prog = ktp_compiler_finish(comp);
 	comp = NULL;
 	if (IS_ERR(prog)) {
 		trace_probe_log_set_index(0);

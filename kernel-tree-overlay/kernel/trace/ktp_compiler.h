@@ -145,7 +145,6 @@ struct ktp_compiler {
 	int			nr_false_jumps;
 	unsigned int		nr_entry_args;
 	unsigned int		nr_vals;	/* values written */
-	int			stack_base;	/* bytes above slot 3 */
 	int			out_jump;	/* "t": to "return 0", no hit */
 	char			**lits;
 	unsigned int		nr_lits;

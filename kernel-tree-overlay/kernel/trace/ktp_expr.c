@@ -56,7 +56,6 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 	}
 	/* R6 keeps the context across calls */
 	ktp_emit(c, BPF_MOV64_REG(KTP_R_CTX, BPF_REG_1));
-	c->stack_base = KTP_V_STACK;
 	/* a "t" probe's program names itself to ktp_tp_enter() and others */
 	if (c->env.flags & KTP_ENV_TPOINT)
 		ktp_v_id(c);
@@ -368,7 +367,6 @@ void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c)
 /**
  * ktp_compiler_finish - make the program and free the compiler
  * @c: the compiler
- * @jit: unused; the JIT compiles the program as bpf_jit_enable says
  *
  * The program is loaded through the BPF verifier and JIT-compiled as
  * bpf_jit_enable says (and blinded as bpf_jit_harden says); it runs in
@@ -376,7 +374,7 @@ void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c)
  *
  * Return: the program, or an ERR_PTR().
  */
-struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit)
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 {
 	struct bpf_prog *fp;
 	struct ktp_prog *kp;
@@ -426,8 +424,6 @@ static void ktp_prog_free_rcu(struct rcu_head *rcu)
 	struct ktp_prog *kp = container_of(rcu, struct ktp_prog, rcu);
 	unsigned int i;
 
-	if (kp->prog)
-		bpf_prog_free(kp->prog);
 	for (i = 0; i < kp->nr_lits; i++)
 		kfree(kp->lits[i]);
 	kfree(kp->lits);

@@ -202,7 +202,7 @@ int ktp_sp_offset(void);
 int ktp_arg_reg_offset(unsigned int num);
 int ktp_arg_stack_offset(unsigned int num);
 void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
-struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c, bool jit);
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
 void ktp_prog_free(struct ktp_prog *kp);
 /*
  * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
@@ -210,7 +210,8 @@ void ktp_prog_free(struct ktp_prog *kp);
  */
 int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
 
-bool ktp_loading(void);
+struct btf_id_set8;
+int ktp_kfunc_filter(const struct btf_id_set8 *set, u32 kfunc_id);
 /*
  * This CPU's value of ktp_area, the map KTP's programs leave the values
  * they fetch in; set with the map, before any program that uses it.

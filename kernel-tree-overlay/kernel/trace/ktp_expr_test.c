@@ -225,7 +225,7 @@ static u64 ktp_test_run(struct kunit *test, struct ktp_test_env *e,
 	}
 	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s: error %d at %d", src, err.code,
 			    err.pos);
-	kp = ktp_compiler_finish(c, jit);
+	kp = ktp_compiler_finish(c);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%s: %ld", src, PTR_ERR(kp));
 	KUNIT_EXPECT_EQ(test, !!kp->prog->jited, jit);
 	e->ctx.faults = 0;
@@ -1216,7 +1216,7 @@ static void ktp_expr_cond_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &is_signed,
 							&err), 0);
 		KUNIT_EXPECT_FALSE(test, is_signed);
-		kp = ktp_compiler_finish(c, jit);
+		kp = ktp_compiler_finish(c);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
 		KUNIT_EXPECT_TRUE(test, kp->has_cond);
 
@@ -1358,7 +1358,7 @@ static void ktp_expr_fetch_reg_test(struct kunit *test)
 							    KTP_EXPR_MAX_FETCHES),
 				-E2BIG);
 		KUNIT_EXPECT_EQ(test, c->nr_vals, 3);
-		kp = ktp_compiler_finish(c, jit);
+		kp = ktp_compiler_finish(c);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
 		KUNIT_EXPECT_EQ(test, !!kp->prog->jited, jit);
 
@@ -1437,7 +1437,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 				KUNIT_ASSERT_EQ_MSG(test, ktp_compile_fetch(c, src[i], i,
 									    &is_signed, &err),
 						    0, "%s", src[i]);
-			kp = ktp_compiler_finish(c, jit);
+			kp = ktp_compiler_finish(c);
 			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
 			KUNIT_ASSERT_EQ(test, !!kp->prog->jited, jit);
 			e->ctx.faults = 0;
@@ -1780,7 +1780,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	/* a task pointer as a number: arithmetic of any kind */
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg2 * 3 ^ $arg3", 0, &is_signed, &err),
 			0);
-	kp = ktp_compiler_finish(c, true);
+	kp = ktp_compiler_finish(c);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
 	KUNIT_EXPECT_EQ(test, kp->prog->type, BPF_PROG_TYPE_TRACING);
 	KUNIT_EXPECT_EQ(test, kp->prog->expected_attach_type, BPF_TRACE_RAW_TP);
@@ -1798,7 +1798,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 0, 1), -EINVAL);
 	ktp_compiler_copy_tpoint_args(c);
 	KUNIT_EXPECT_EQ(test, c->nr_vals, 1);
-	kp = ktp_compiler_finish(c, true);
+	kp = ktp_compiler_finish(c);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
 	ktp_prog_free(kp);
 
@@ -1806,7 +1806,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	c = ktp_compiler_create(&none);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg1 != 0", &err), 0);
-	KUNIT_EXPECT_PTR_EQ(test, ktp_compiler_finish(c, true), ERR_PTR(-ENOENT));
+	KUNIT_EXPECT_PTR_EQ(test, ktp_compiler_finish(c), ERR_PTR(-ENOENT));
 }
 
 struct ktp_refused_case {

@@ -120,7 +120,7 @@ static void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
 
 static int ktp_slot_off(const struct ktp_compiler *c, int slot)
 {
-	return -c->stack_base - 8 * (slot - KTP_NR_REG_SLOTS + 1);
+	return -KTP_V_STACK - 8 * (slot - KTP_NR_REG_SLOTS + 1);
 }
 
 /**

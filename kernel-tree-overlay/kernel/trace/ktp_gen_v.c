@@ -188,30 +188,32 @@ BTF_ID(func, bpf_rdonly_cast)
 BTF_ID(struct, ktp_word)
 
 /**
- * ktp_loading() - whether this task is loading a KTP program
+ * ktp_kfunc_filter() - the filter of a kfunc set of KTP's
+ * @set: the set's kfuncs
+ * @kfunc_id: the BTF id of the kfunc a program being verified calls
  *
- * For the filters of KTP's kfunc sets: only the program KTP is loading
- * may call KTP's kfuncs.
+ * Only the program ktp_v_finish() is loading in this task may call
+ * KTP's kfuncs. A set's filter sees every kfunc of its hook: only the
+ * set's own count.
  *
- * Return: true while ktp_v_finish() loads a program in this task.
+ * Return: 0 if the program may call it, -EACCES if not.
  */
-bool ktp_loading(void)
+int ktp_kfunc_filter(const struct btf_id_set8 *set, u32 kfunc_id)
 {
-	return READ_ONCE(ktp_loader) == current;
+	if (!btf_id_set8_contains(set, kfunc_id))
+		return 0;
+	return READ_ONCE(ktp_loader) == current ? 0 : -EACCES;
 }
 
-/* A kfunc set's filter sees every kfunc of its hook: only ours count */
-static int ktp_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+static int ktp_v_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
-	if (!btf_id_set8_contains(&ktp_kfunc_ids, kfunc_id))
-		return 0;
-	return ktp_loading() ? 0 : -EACCES;
+	return ktp_kfunc_filter(&ktp_kfunc_ids, kfunc_id);
 }
 
 static const struct btf_kfunc_id_set ktp_kfunc_set = {
 	.owner	= THIS_MODULE,
 	.set	= &ktp_kfunc_ids,
-	.filter	= ktp_kfunc_filter,
+	.filter	= ktp_v_kfunc_filter,
 };
 
 static int __init ktp_kfunc_init(void)

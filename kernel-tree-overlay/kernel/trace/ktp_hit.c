@@ -507,9 +507,7 @@ BTF_KFUNCS_END(ktp_hit_kfunc_ids)
 /* As ktp_strcmp(): only the program KTP is loading may call them */
 static int ktp_hit_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
-	if (!btf_id_set8_contains(&ktp_hit_kfunc_ids, kfunc_id))
-		return 0;
-	return ktp_loading() ? 0 : -EACCES;
+	return ktp_kfunc_filter(&ktp_hit_kfunc_ids, kfunc_id);
 }
 
 static const struct btf_kfunc_id_set ktp_hit_kfunc_set = {
