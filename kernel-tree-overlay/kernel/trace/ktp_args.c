@@ -12,39 +12,6 @@
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
-#include "ktp_expr.h"
-
-/*
- * A 't' probe's fetch argument: its $argN is the tracepoint's Nth
- * argument, which its program copies first in the entry data (or
- * fetches as a value, see ktp_fetch_raw_args_in_prog()). There are no
- * registers and no stack to read.
- */
-static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
-{
-	struct fetch_insn *code;
-
-	for (code = parg->code; code->op != FETCH_OP_END; code++) {
-		switch (code->op) {
-		case FETCH_OP_ARG:
-			if (code->param >= tk->btp->num_args) {
-				trace_probe_log_err(0, BAD_ARG_NUM);
-				return -EINVAL;
-			}
-			code->op = FETCH_OP_EDATA;
-			code->offset = code->param * sizeof(u64);
-			break;
-		case FETCH_OP_REG:
-		case FETCH_OP_STACK:
-		case FETCH_OP_STACKP:
-			trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
-			return -EINVAL;
-		default:
-			break;
-		}
-	}
-	return 0;
-}
 
 /* The types a fetch expression's value can be recorded as */
 static bool ktp_is_expr_type(const char *type)
@@ -129,8 +96,8 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	if (!ktp_looks_like_expr(body, len)) {
 		ctx->offset = 0;
 		ret = traceprobe_parse_probe_arg(&tk->tp, i, arg, ctx);
-		if (!ret && ktp_is_tpoint(tk))
-			ret = ktp_tpoint_fetch_arg(tk, &tk->tp.args[i]);
+		if (!ret && tk->kind && tk->kind->fetch_arg)
+			ret = tk->kind->fetch_arg(tk, &tk->tp.args[i]);
 		return ret;
 	}
 
@@ -192,37 +159,17 @@ static int ktp_fetch_reg_offset(struct trace_ktp *tk, int i)
 }
 
 /*
- * N of the "$argN" that a 't' probe's fetch argument @i stores as it is,
- * or 0 if it is not one.
- */
-static unsigned int ktp_fetch_tpoint_arg_num(struct trace_ktp *tk, int i)
-{
-	struct fetch_insn *code = tk->tp.args[i].code;
-
-	/* below vals_off: the arguments ktp_tpoint_fetch_arg() points to */
-	if (code->op != FETCH_OP_EDATA || code->offset >= tk->vals_off ||
-	    code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
-		return 0;
-	return code->offset / sizeof(u64) + 1;
-}
-
-/*
- * Fetch argument @i in the program, if it is a register or a 't' probe's
- * $argN. Return: 1 if the program fetches it, 0 if it is neither, or a
- * negative errno.
+ * Fetch argument @i in the program, if it is a register (or what the
+ * probe's kind has its program fetch). Return: 1 if the program fetches
+ * it, 0 if not, or a negative errno.
  */
 static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 				 struct ktp_compiler *comp, int i)
 {
-	unsigned int num;
 	int offset;
 
-	if (ktp_is_tpoint(tk)) {
-		num = ktp_fetch_tpoint_arg_num(tk, i);
-		if (!num)
-			return 0;
-		return ktp_compile_fetch_tpoint_arg(comp, num, i) ?: 1;
-	}
+	if (tk->kind && tk->kind->fetch_raw_in_prog)
+		return tk->kind->fetch_raw_in_prog(tk, comp, i);
 	offset = ktp_fetch_reg_offset(tk, i);
 	if (offset < 0)
 		return 0;
@@ -248,8 +195,8 @@ static int ktp_prog_error(int err)
 }
 
 /*
- * The probe's program fetches its register fetch arguments too, and a
- * 't' probe's "$argN", as it fetches an expression: the record then
+ * The probe's program fetches its register fetch arguments too (a "t"
+ * probe's "$argN"), as it fetches an expression: the record then
  * copies each value as it is (see process_fetch_insn() in ktp_hit.c)
  * instead of running the fetch instructions. Reading either never
  * faults, so nothing else changes.
@@ -273,26 +220,8 @@ static int ktp_fetch_raw_args_in_prog(struct trace_ktp *tk,
 }
 
 /*
- * Does a fetch instruction of a 't' probe still read the tracepoint's
- * arguments (a dereference, a string)? Only then does a hit copy them.
- */
-static bool ktp_reads_tpoint_args(struct trace_ktp *tk)
-{
-	struct fetch_insn *code;
-	int i;
-
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		for (code = tk->tp.args[i].code; code->op != FETCH_OP_END; code++)
-			if (code->op == FETCH_OP_EDATA &&
-			    code->offset < tk->vals_off)
-				return true;
-	}
-	return false;
-}
-
-/*
  * Does the probe need a program? For its condition or a fetch
- * expression, and a 't' probe always. A 'p' or 'r' probe's register
+ * expression, and where its kind says so. A 'p' or 'r' probe's register
  * fetch arguments alone take none: they are fetched as kprobe events
  * fetch them, as loading a program through the verifier would cost a
  * definition far more than the program saves a hit.
@@ -300,7 +229,7 @@ static bool ktp_reads_tpoint_args(struct trace_ktp *tk)
 static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
 {
 	return cond || !bitmap_empty(tk->prog_args, nargs) ||
-	       ktp_is_tpoint(tk);
+	       (tk->kind && tk->kind->needs_prog);
 }
 
 /**
@@ -346,8 +275,8 @@ char *ktp_join_cond(int argc, const char *argv[])
  * Compile the condition and the fetch arguments into the probe's program;
  * kprobe_events fetch arguments go to trace_probe.c; those that read a
  * register, the program reads. A probe with neither a condition nor a
- * fetch expression gets a program only for its registers, with the JIT
- * on, but a 't' probe always: its program is what runs on the tracepoint.
+ * fetch expression gets no program, unless its kind needs one (a "t"
+ * probe's program is what runs on the tracepoint).
  *
  * Return: 0, or a negative errno with an error_log entry.
  */
@@ -355,7 +284,6 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		   int cond_idx, int argc, struct traceprobe_parse_context *ctx)
 {
 	struct ktp_expr_env env = {
-		.event = tk->event,
 		.name = trace_probe_name(&tk->tp),
 	};
 	struct ktp_compiler *comp;
@@ -363,18 +291,10 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	struct ktp_prog *prog;
 	int i, ret;
 
-	if (ktp_is_event(tk)) {
-		env.flags = KTP_ENV_EVENT;
-	} else if (ktp_is_tpoint(tk)) {
-		/* ktp_tp_enter() and the others: the verifier asks for it */
-		if (!ebpf_jit_enabled()) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, KTP_T_NEEDS_JIT);
-			return -EOPNOTSUPP;
-		}
-		env.flags = KTP_ENV_TPOINT;
-		env.nr_args = tk->btp->num_args;
-		env.tpoint = tk->btp->tp->name;
+	if (tk->kind) {
+		ret = tk->kind->set_env(tk, &env);
+		if (ret)
+			return ret;
 	} else if (ktp_is_return(tk)) {
 		env.flags = KTP_ENV_RETURN;
 	} else if (ctx->flags & TPARG_FL_FENTRY) {
@@ -424,9 +344,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	ret = ktp_fetch_raw_args_in_prog(tk, comp);
 	if (ret)
 		goto out;
-	tk->copy_tpoint_args = ktp_is_tpoint(tk) && ktp_reads_tpoint_args(tk);
-	if (tk->copy_tpoint_args)
-		ktp_compiler_copy_tpoint_args(comp);
+	if (tk->kind && tk->kind->prog_ready)
+		tk->kind->prog_ready(tk, comp);
 
 	prog = ktp_compiler_finish(comp);
 	comp = NULL;

@@ -21,13 +21,13 @@
  * promoted to s64, and an operation is unsigned when either operand is
  * u64.
  */
-#include <linux/btf_ids.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "trace_ktp.h"
+#include "ktp_gen.h"
 
 /**
  * ktp_compiler_create - start compiling the expressions of one probe
@@ -37,8 +37,12 @@
  */
 struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 {
-	struct ktp_compiler *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	struct ktp_compiler *c;
 
+	/* a "t" probe's program ends in the kfuncs its kind names */
+	if (WARN_ON_ONCE((env->flags & KTP_ENV_TPOINT) && !env->kfuncs))
+		return NULL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return NULL;
 	c->env = *env;
@@ -148,11 +152,8 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 	return ktp_code_error(c, err);
 }
 
-/* The kfuncs of "t" probes' programs (ktp_hit.c) */
-BTF_ID_LIST(ktp_hit_btf_ids)
-BTF_ID(func, ktp_tp_enter)
-BTF_ID(func, ktp_tp_record)
-BTF_ID(func, ktp_tp_false)
+/* The kfuncs of a "t" probe's program, see struct ktp_expr_env */
+enum { KTP_KFUNC_ENTER, KTP_KFUNC_RECORD, KTP_KFUNC_FALSE };
 
 /*
  * Once its condition is true, a "t" probe's program enters the hit (see
@@ -169,7 +170,7 @@ static void ktp_tpoint_enter(struct ktp_compiler *c, bool values)
 	if (values)
 		ktp_v_emit_area_lookup(c);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, ktp_v_id(c)));
-	ktp_v_call_kfunc(c, ktp_hit_btf_ids[0]);
+	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_ENTER]);
 	c->out_jump = ktp_jump(c, BPF_JMP32_IMM(BPF_JSLT, BPF_REG_0, 0, 0));
 	if (values)
 		ktp_v_emit_level_area(c);
@@ -314,7 +315,7 @@ static void ktp_tpoint_exits(struct ktp_compiler *c)
 		ktp_v_emit_tpoint_args(c);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, c->id));
 	ktp_load_faults(c, BPF_REG_2);
-	ktp_v_call_kfunc(c, ktp_hit_btf_ids[1]);
+	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_RECORD]);
 	ktp_land(c, c->out_jump);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
 	ktp_emit(c, BPF_EXIT_INSN());
@@ -325,7 +326,7 @@ static void ktp_tpoint_exits(struct ktp_compiler *c)
 		ktp_land(c, c->false_jumps[i]);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, c->id));
 	ktp_load_faults(c, BPF_REG_2);
-	ktp_v_call_kfunc(c, ktp_hit_btf_ids[2]);
+	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_FALSE]);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
 	ktp_emit(c, BPF_EXIT_INSN());
 }

@@ -6,16 +6,12 @@
 #ifndef _KERNEL_TRACE_KTP_EXPR_H
 #define _KERNEL_TRACE_KTP_EXPR_H
 
-#include <linux/filter.h>
 #include <linux/log2.h>
-#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
 #include "trace.h"
 
-struct pt_regs;
-struct seq_file;
 struct trace_event_call;
 
 /* Limits; a longer or deeper expression is refused with a caret */
@@ -41,6 +37,10 @@ struct trace_event_call;
  * @nr_args: how many arguments the tracepoint of a "t" probe has
  * @tpoint: the name of a "t" probe's tracepoint, whose BTF type
  *	    (btf_trace_NAME) its program is loaded for
+ * @kfuncs: the BTF ids of the kfuncs a "t" probe's program ends in: the
+ *	    one that enters a hit whose condition is true (it returns the
+ *	    level of the hit's values, or < 0 for no hit), the one that
+ *	    records it, and the one that counts a false condition
  * @name: the probe's name, which names its BPF program
  */
 struct ktp_expr_env {
@@ -48,24 +48,8 @@ struct ktp_expr_env {
 	struct trace_event_call		*event;
 	unsigned int			nr_args;
 	const char			*tpoint;
+	const u32			*kfuncs;
 	const char			*name;
-};
-
-/**
- * struct ktp_run_ctx - what a compiled program reads, one per hit
- * @regs: registers of a "p" or "r" probe's hit, NULL otherwise
- * @rec: the event record of an "e" probe's hit, NULL otherwise
- * @entry: the $argN values an "r" probe saved at function entry, the
- *	   arguments of a "t" probe's tracepoint
- * @vals: where the program writes the values of fetch expressions
- * @faults: reads that faulted during this run (each one read as 0)
- */
-struct ktp_run_ctx {
-	struct pt_regs		*regs;
-	void			*rec;
-	unsigned long		*entry;
-	u64			*vals;
-	unsigned long		faults;
 };
 
 /**
@@ -77,99 +61,6 @@ struct ktp_expr_error {
 	int	pos;
 	int	code;
 };
-
-/**
- * struct ktp_prog - the compiled condition and fetch expressions of a probe
- * @prog: the BPF program the verifier accepted: a kprobe program on
- *	  pt_regs for a "p" or "r" probe, a tracepoint program on the
- *	  event's record for an "e" probe, a BTF raw tracepoint program
- *	  on the tracepoint's arguments for a "t" probe
- * @run_inline: a program ktp_prog_run() runs by itself: a "p" or "r"
- *		probe's with no $argN saved at entry
- * @on_record: an "e" probe's, whose context is the event's record
- * @has_cond: whether the program tests a condition
- * @nr_vals: how many values the program fetches
- * @nr_entry_args: how many $argN an "r" probe must save at entry
- * @id: what the program passes KTP's kfuncs to name itself, 0 for none
- *	(see ktp_prog_by_id())
- * @owner: the probe, for the kfuncs of a "t" probe's program
- * @lits: string literals the program compares strings with
- * @nr_lits: number of @lits
- * @rcu: frees it after the kfuncs that found it by @id
- */
-struct ktp_prog {
-	struct bpf_prog		*prog;
-	bool			run_inline;
-	bool			on_record;
-	bool			has_cond;
-	unsigned int		nr_vals;
-	unsigned int		nr_entry_args;
-	u32			id;
-	void			*owner;
-	char			**lits;
-	unsigned int		nr_lits;
-	struct rcu_head		rcu;
-};
-
-/*
- * The programs that name themselves to KTP's kfuncs, by an id: its low
- * KTP_ID_SLOT_BITS are a slot of this table, its high bits count the ids
- * made, so that an id a stale program passes (on a link being released)
- * finds nothing once its slot holds another program.
- */
-#define KTP_ID_SLOT_BITS	16
-#define KTP_ID_SLOT_MASK	(BIT(KTP_ID_SLOT_BITS) - 1)
-
-struct ktp_id_table {
-	unsigned int		size;
-	struct rcu_head		rcu;
-	struct ktp_prog __rcu	*progs[];
-};
-
-extern struct ktp_id_table __rcu *ktp_id_table;
-
-/**
- * ktp_prog_by_id() - the program that passed a kfunc its id
- * @id: the id, an immediate of the program's code
- *
- * Called by KTP's kfuncs, under RCU as BPF programs run: a kfunc trusts
- * no address a program passes.
- *
- * Return: the program, or NULL if it is being freed.
- */
-static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
-{
-	struct ktp_id_table *t = rcu_dereference_check(ktp_id_table,
-						       rcu_read_lock_any_held());
-	unsigned int slot = id & KTP_ID_SLOT_MASK;
-	struct ktp_prog *kp;
-
-	if (unlikely(!t || slot >= t->size))
-		return NULL;
-	kp = rcu_dereference_check(t->progs[slot], rcu_read_lock_any_held());
-	return kp && kp->id == id ? kp : NULL;
-}
-
-/*
- * How many handlers of "t" and "e" probes a CPU runs one inside the
- * other (see ktp_enter()); each level has its values in ktp_area.
- */
-#define KTP_NEST_MAX		4
-/* A level's values: a "t" probe's tracepoint arguments, then the fetched */
-#define KTP_LEVEL_WORDS		(MAX_BPF_FUNC_ARGS + KTP_EXPR_MAX_FETCHES)
-/*
- * ktp_area, in u64 words: the values of a "p" or "r" probe's program and
- * an "r" probe's $argN saved at entry, the level of the "e" hit whose
- * program runs, then the KTP_NEST_MAX levels.
- */
-#define KTP_AREA_EVENT_LEVEL	(KTP_EXPR_MAX_FETCHES + PAGE_SIZE / 8)
-#define KTP_AREA_LEVELS		(KTP_AREA_EVENT_LEVEL + 1)
-#define KTP_AREA_WORDS		(KTP_AREA_LEVELS + KTP_NEST_MAX * KTP_LEVEL_WORDS)
-
-/* The kfuncs of "t" probes' programs, in ktp_hit.c */
-int ktp_tp_enter(u32 id);
-void ktp_tp_record(u32 id, u64 faults);
-void ktp_tp_false(u32 id, u64 faults);
 
 struct ktp_compiler;
 
@@ -186,97 +77,9 @@ static inline bool ktp_field_is_int(const struct ftrace_event_field *field)
 	       field->size <= sizeof(u64);
 }
 
-struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
-void ktp_compiler_destroy(struct ktp_compiler *c);
-int ktp_compile_cond(struct ktp_compiler *c, const char *src,
-		     struct ktp_expr_error *err);
-int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
-		      unsigned int slot, bool *is_signed,
-		      struct ktp_expr_error *err);
-int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
-			  unsigned int slot);
-int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
-				 unsigned int slot);
 int ktp_retval_offset(void);
 int ktp_sp_offset(void);
 int ktp_arg_reg_offset(unsigned int num);
 int ktp_arg_stack_offset(unsigned int num);
-void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
-struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
-void ktp_prog_free(struct ktp_prog *kp);
-/*
- * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
- * as the light skeletons of kernel/bpf/preload use it); no header has it.
- */
-int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
-
-struct btf_id_set8;
-int ktp_kfunc_filter(const struct btf_id_set8 *set, u32 kfunc_id);
-/*
- * This CPU's value of ktp_area, the map KTP's programs leave the values
- * they fetch in; set with the map, before any program that uses it.
- */
-extern u64 __percpu *ktp_prog_area;
-
-/* This CPU's values of the "t" or "e" hit at @level */
-static __always_inline u64 *ktp_level_vals(unsigned int level)
-{
-	return this_cpu_ptr(ktp_prog_area) + KTP_AREA_LEVELS +
-	       level * KTP_LEVEL_WORDS;
-}
-
-/*
- * Where an "e" probe's program finds the level of its hit: the handler
- * sets it around the program and puts back what a hit it interrupted
- * had set.
- */
-static __always_inline u64 *ktp_event_level(void)
-{
-	return this_cpu_ptr(ktp_prog_area) + KTP_AREA_EVENT_LEVEL;
-}
-
-u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx);
-u32 ktp_prog_end_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx,
-			  u64 ret);
-
-/**
- * ktp_prog_run - run a probe's program on one hit
- * @kp: the compiled program
- * @ctx: what the program reads, and where it writes fetched values: the
- *	 caller may leave @ctx->vals NULL and read them in ktp_area
- *
- * Return: 0 if the condition is false, nonzero otherwise.
- */
-static __always_inline u32 ktp_prog_run(const struct ktp_prog *kp,
-					struct ktp_run_ctx *ctx)
-{
-	u64 ret;
-
-	if (likely(kp->run_inline)) {
-		/* (faults << 1) | true: without a fault, nothing else to do */
-		ret = bpf_prog_run(kp->prog, ctx->regs);
-		if (likely(ret <= 1 && !ctx->vals))
-			return ret;
-		return ktp_prog_end_verified(kp, ctx, ret);
-	}
-	return ktp_prog_run_verified(kp, ctx);
-}
-
-/**
- * ktp_prog_run_on_record - run an "e" probe's program on one hit
- * @kp: the compiled program
- * @ctx: the hit: @ctx->rec is the event's record
- *
- * Return: 0 if the condition is false, nonzero otherwise.
- */
-static __always_inline u32 ktp_prog_run_on_record(const struct ktp_prog *kp,
-						  struct ktp_run_ctx *ctx)
-{
-	u64 ret = bpf_prog_run(kp->prog, ctx->rec);
-
-	if (likely(ret <= 1 && !ctx->vals))
-		return ret;
-	return ktp_prog_end_verified(kp, ctx, ret);
-}
 
 #endif /* _KERNEL_TRACE_KTP_EXPR_H */

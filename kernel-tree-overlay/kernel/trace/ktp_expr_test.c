@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/fdtable.h>
 #include <linux/jiffies.h>
 #include <linux/ptrace.h>
@@ -17,7 +18,8 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
-#include "ktp_compiler.h"
+#include "trace_ktp.h"
+#include "ktp_gen.h"
 
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */
 #define KTP_TEST_EXPRS		10240
@@ -1756,17 +1758,23 @@ static void ktp_expr_string_field_test(struct kunit *test)
 	}
 }
 
+/* The kfuncs "t" probes' programs end in (ktp_tpoint.c) */
+BTF_ID_LIST(ktp_test_tp_kfuncs)
+BTF_ID(func, ktp_tp_enter)
+BTF_ID(func, ktp_tp_record)
+BTF_ID(func, ktp_tp_false)
+
 /* A "t" probe's program, on sched_switch, is one the verifier accepts */
 static void ktp_expr_tpoint_test(struct kunit *test)
 {
 	/* (bool preempt, prev, next, unsigned int prev_state) */
 	const struct ktp_expr_env env = {
 		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
-		.name = "kunit",
+		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
 	};
 	const struct ktp_expr_env none = {
 		.flags = KTP_ENV_TPOINT, .nr_args = 1,
-		.tpoint = "ktp_no_such_tracepoint",
+		.tpoint = "ktp_no_such_tracepoint", .kfuncs = ktp_test_tp_kfuncs,
 	};
 	struct ktp_expr_error err = {};
 	struct ktp_compiler *c;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KTP's tracefs files: ktp_probes, where definitions are written and
- * read back, ktp_profile, the counters of each probe, and ktp_programs,
- * the program of each probe; and a probe's line in dynamic_events.
+ * KTP's control file ktp_probes, where definitions are written and read
+ * back, and a probe's line in dynamic_events; and what the files that
+ * list the probes share (ktp_profile.c, ktp_programs.c).
  */
 #include <linux/bpf.h>
 #include <linux/fs.h>
@@ -10,12 +10,10 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
-#include <linux/u64_stats_sync.h>
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_ktp.h"
-#include "ktp_expr.h"
 
 /* Is @word the fetch argument @i, as ktp_show_def() writes it? */
 static bool ktp_arg_is(struct trace_ktp *tk, int i, const char *word)
@@ -85,7 +83,7 @@ static void ktp_show_def(struct seq_file *m, struct trace_ktp *tk)
 {
 	int i;
 
-	seq_putc(m, ktp_is_event(tk) ? 'e' : ktp_is_tpoint(tk) ? 't' :
+	seq_putc(m, tk->kind ? tk->kind->letter :
 		 ktp_is_return(tk) ? 'r' : 'p');
 	if (tk->maxactive)
 		seq_printf(m, "%u", tk->maxactive);
@@ -126,8 +124,16 @@ static ssize_t ktp_probes_write(struct file *file, const char __user *buffer,
 				       ktp_create_or_delete);
 }
 
-/* How the probe's program runs, as ktp_profile and ktp_programs say */
-static void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk)
+/**
+ * ktp_show_prog_mode() - how a probe's program runs
+ * @m: the file that lists the probe (ktp_profile, ktp_programs)
+ * @tk: the probe
+ *
+ * Writes "cond=none" for a probe without a program, else whether the JIT
+ * or the interpreter runs it, its length in instructions and the size of
+ * its native code.
+ */
+void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk)
 {
 	const struct bpf_prog *fp;
 
@@ -140,86 +146,7 @@ static void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk)
 		   fp->len, fp->jited ? fp->jited_len : 0);
 }
 
-/* Hits of a 't' probe while it ran on the same CPU (bpf_prog->active) */
-static unsigned long ktp_prog_missed(const struct bpf_prog *fp)
-{
-	const struct bpf_prog_stats *st;
-	unsigned long missed = 0;
-	unsigned int start;
-	u64 n;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(fp->stats, cpu);
-		do {
-			start = u64_stats_fetch_begin(&st->syncp);
-			n = u64_stats_read(&st->misses);
-		} while (u64_stats_fetch_retry(&st->syncp, start));
-		missed += n;
-	}
-	return missed;
-}
-
-/* A probe's line in ktp_profile */
-static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
-{
-	unsigned long hits, recorded = 0, cond_false = 0, dropped = 0, missed;
-	unsigned long faults = 0;
-	int cpu;
-
-	/*
-	 * A hit kprobes missed never reached the handler, nor one the BPF
-	 * raw tracepoint missed the program: count them here.
-	 */
-	missed = tk->rp.kp.nmissed + tk->rp.nmissed;
-	if (ktp_is_tpoint(tk))
-		missed += ktp_prog_missed(tk->prog->prog);
-	for_each_possible_cpu(cpu) {
-		struct ktp_counters *c = per_cpu_ptr(tk->counters, cpu);
-
-		recorded += local_read(&c->recorded);
-		cond_false += local_read(&c->cond_false);
-		missed += local_read(&c->missed);
-		dropped += local_read(&c->dropped);
-		faults += local_read(&c->faults);
-	}
-	hits = recorded + cond_false + missed + dropped;
-	seq_printf(m, "%s/%s hits=%lu recorded=%lu cond_false=%lu missed=%lu dropped=%lu faults=%lu ",
-		   trace_probe_group_name(&tk->tp), trace_probe_name(&tk->tp),
-		   hits, recorded, cond_false, missed, dropped, faults);
-	ktp_show_prog_mode(m, tk);
-	seq_putc(m, '\n');
-}
-
-/*
- * A probe's program: its id and tag, by which bpftool shows it ("bpftool
- * prog dump xlated id N")
- */
-static void ktp_show_program(struct seq_file *m, struct trace_ktp *tk)
-{
-	const struct bpf_prog *fp;
-
-	seq_printf(m, "%s/%s ", trace_probe_group_name(&tk->tp),
-		   trace_probe_name(&tk->tp));
-	ktp_show_prog_mode(m, tk);
-	seq_putc(m, '\n');
-	if (!tk->prog)
-		return;
-	fp = tk->prog->prog;
-	seq_printf(m, "  id %u tag %*phN\n", fp->aux->id, BPF_TAG_SIZE, fp->tag);
-}
-
-/*
- * ktp_probes, ktp_profile and ktp_programs each list the KTP probes:
- * what a file shows of one is the seq_file's private data.
- */
-struct ktp_list_file {
-	void (*show)(struct seq_file *m, struct trace_ktp *tk);
-};
-
 static const struct ktp_list_file ktp_probes_file = { ktp_show_def };
-static const struct ktp_list_file ktp_profile_file = { ktp_show_profile };
-static const struct ktp_list_file ktp_programs_file = { ktp_show_program };
 
 static int ktp_list_seq_show(struct seq_file *m, void *v)
 {
@@ -264,7 +191,8 @@ static const struct file_operations ktp_probes_fops = {
 	.write		= ktp_probes_write,
 };
 
-static const struct file_operations ktp_list_fops = {
+/* A file that lists the probes as its struct ktp_list_file says */
+const struct file_operations ktp_list_fops = {
 	.open		= ktp_list_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
@@ -288,10 +216,6 @@ static __init int ktp_init(void)
 	ktp_probes_dentry = trace_create_file("ktp_probes", TRACE_MODE_WRITE,
 					      NULL, (void *)&ktp_probes_file,
 					      &ktp_probes_fops);
-	trace_create_file("ktp_profile", TRACE_MODE_READ, NULL,
-			  (void *)&ktp_profile_file, &ktp_list_fops);
-	trace_create_file("ktp_programs", TRACE_MODE_READ, NULL,
-			  (void *)&ktp_programs_file, &ktp_list_fops);
 	return 0;
 }
 fs_initcall(ktp_init);

@@ -15,7 +15,7 @@
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "ktp_gen.h"
 
 /**
  * ktp_str_compare() - compare a string with a literal, as a program asks

@@ -34,7 +34,7 @@
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "ktp_gen.h"
 
 /* What an inline read reads through: bpf_rdonly_cast() needs a struct */
 struct ktp_word {

@@ -3,14 +3,11 @@
  * KTP: what a probe does when it is hit. It counts the hit, runs its
  * program (the condition first, before anything is reserved), and
  * writes its record to each trace instance it is enabled in and to
- * perf. A "p" or "r" probe runs from its kprobe, a "t" probe's program
- * runs on its tracepoint, attached by a BPF link, and calls the
- * ktp_tp_*() kfuncs, an "e" probe runs from its trigger on the event's
- * record.
+ * perf. A "p" or "r" probe runs from its kprobe; a probe of another
+ * kind, from its kind's handler, which calls ktp_record_all_event() or
+ * ktp_record_event().
  */
 #include <linux/bpf.h>
-#include <linux/btf.h>
-#include <linux/btf_ids.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -22,38 +19,21 @@
 #include "trace_probe_kernel.h"
 #include "trace_probe_tmpl.h"
 #include "trace_ktp.h"
-#include "ktp_expr.h"
-
-/*
- * How many handlers of 't' and 'e' probes this CPU runs, one inside the
- * other: an interrupt, an NMI or a page fault may come in one and hit
- * another probe, which then runs with values of its own. A probe hit in
- * its own handler is missed, and so is a hit past KTP_NEST_MAX. (A "t"
- * probe's program is not even run again inside itself: the raw
- * tracepoint's prog->active counts that as the program's miss. Kprobes
- * already keep the handlers of 'p' and 'r' probes from nesting: a kprobe
- * hit while another kprobe's handler runs is missed, in the kprobe's
- * nmissed.)
- */
-static DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
  * The values a hit's program fetches, from the program to the record,
  * are "entry data": FETCH_OP_EDATA reads them. An 'r' probe keeps them
  * in its kretprobe instance, after the $argN it saved; a 'p' probe's
  * stay where its program put them, in this CPU's ktp_area (kprobes do
- * not nest); 't' and 'e' probes' are in ktp_area too, one level of
- * values for each level of handlers nested on a CPU (ktp_level_vals()).
- * A 't' probe's tracepoint arguments come first, copied by its program
- * when fetch instructions read them. The flags a 't' hit was entered
- * with are its level's too.
+ * not nest); other kinds' are in ktp_area too, one level of values for
+ * each level of handlers nested on a CPU (ktp_level_vals()).
  */
-static DEFINE_PER_CPU(unsigned int [KTP_NEST_MAX], ktp_level_flags);
+DEFINE_PER_CPU(int, ktp_handler_depth);
 
 /*
  * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
  * probe, the event record of an 'e' probe. A 't' probe's $argN are entry
- * data (see ktp_tpoint_fetch_arg()).
+ * data.
  */
 static noinline int
 ktp_fetch_insn(struct fetch_insn *code, void *rec, void *edata, void *dest,
@@ -204,92 +184,6 @@ ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
 }
 #endif
 
-/*
- * A hit is counted once, when its outcome is known: recorded, dropped,
- * false or missed (ktp_profile adds them up into "hits").
- */
-static nokprobe_inline void ktp_count(struct ktp_counters *counters,
-				      bool recorded)
-{
-	if (likely(recorded))
-		local_inc(&counters->recorded);
-	else
-		local_inc(&counters->dropped);
-}
-
-/*
- * A 't' or 'e' hit: its level, or -1, and counted missed, if it came in
- * the probe's own handler or too deep in others. @counters are this
- * CPU's, whose @active says the probe's handler runs.
- */
-static nokprobe_inline int ktp_enter(struct ktp_counters *counters)
-{
-	int depth;
-
-	if (unlikely(READ_ONCE(counters->active)))
-		goto missed;
-	depth = this_cpu_inc_return(ktp_handler_depth);
-	if (unlikely(depth > KTP_NEST_MAX)) {
-		this_cpu_dec(ktp_handler_depth);
-		goto missed;
-	}
-	/* before anything a hit nested in this one (an NMI) could see */
-	WRITE_ONCE(counters->active, 1);
-	barrier();
-	return depth - 1;
-missed:
-	local_inc(&counters->missed);
-	return -1;
-}
-
-/* The level of the hit this CPU's innermost handler runs */
-static nokprobe_inline int ktp_current_level(void)
-{
-	return this_cpu_read(ktp_handler_depth) - 1;
-}
-
-/* The end of a hit ktp_enter() let in, counted elsewhere */
-static nokprobe_inline void ktp_leave(struct ktp_counters *counters)
-{
-	barrier();
-	WRITE_ONCE(counters->active, 0);
-	this_cpu_dec(ktp_handler_depth);
-}
-
-static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
-				     bool recorded)
-{
-	ktp_count(counters, recorded);
-	ktp_leave(counters);
-}
-
-/*
- * Run the probe's program: false if the condition is. Nothing is
- * reserved before it, so a false condition costs the program alone.
- */
-static nokprobe_inline bool
-ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
-	     struct pt_regs *regs, void *rec, void *entry, void *vals)
-{
-	struct ktp_run_ctx ctx = {
-		.regs = regs,
-		.rec = rec,
-		.entry = entry,
-		.vals = vals,
-	};
-	bool ret;
-
-	if (rec)
-		ret = ktp_prog_run_on_record(tk->prog, &ctx);
-	else
-		ret = ktp_prog_run(tk->prog, &ctx);
-	if (unlikely(ctx.faults))
-		local_add(ctx.faults, &counters->faults);
-	if (!ret)
-		local_inc(&counters->cond_false);
-	return ret;
-}
-
 /* Write a hit's record to each buffer and to perf, as @flags say. */
 static nokprobe_inline bool
 ktp_record_all(struct trace_ktp *tk, bool kprobe, unsigned int flags,
@@ -406,219 +300,39 @@ int ktp_kretprobe_entry_handler(struct kretprobe_instance *ri,
 
 NOKPROBE_SYMBOL(ktp_kretprobe_entry_handler);
 
-/*
- * A 't' probe's program calls these kfuncs. Each names the probe by its
- * program's id, an immediate of the program's code that KTP made:
- * whatever link runs the program, the id finds only the probe, and
- * nothing once it is being freed.
- */
-static nokprobe_inline struct trace_ktp *ktp_tpoint_by_id(u32 id)
-{
-	struct ktp_prog *kp = ktp_prog_by_id(id);
-
-	return kp ? kp->owner : NULL;
-}
-
-__bpf_kfunc_start_defs();
-
 /**
- * ktp_tp_enter - enter the hit of a "t" probe whose condition is true
- * @id: the id of the probe's program
+ * ktp_record_all_event - write the record of a hit of a "t" or "e" probe
+ * @tk: the probe
+ * @flags: where: TP_FLAG_TRACE for each trace instance the probe is
+ *	   enabled in, TP_FLAG_PROFILE for perf
+ * @rec: what the fetch instructions read (an event's record), or NULL
+ * @edata: the values the probe's program fetched
  *
- * Return: the level of the hit's values in ktp_area, or -1 if there is
- * no hit to record: missed, or the probe is disabled.
+ * Return: whether a buffer took the record.
  */
-__bpf_kfunc int ktp_tp_enter(u32 id)
+bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
+			  void *rec, void *edata)
 {
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
-	unsigned int flags;
-	int level;
-
-	if (unlikely(!tk))
-		return -1;
-	flags = trace_probe_load_flag(&tk->tp);
-	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
-		return -1;
-	level = ktp_enter(this_cpu_ptr(tk->counters));
-	/*
-	 * The record goes where the probe was enabled at entry: disabling
-	 * waits for this hit before it removes the file (see ktp_arm()).
-	 */
-	if (level >= 0)
-		this_cpu_write(ktp_level_flags[level], flags);
-	return level;
+	return ktp_record_all(tk, false, flags, rec, NULL, NULL, edata);
 }
+
+NOKPROBE_SYMBOL(ktp_record_all_event);
 
 /**
- * ktp_tp_record - record the hit ktp_tp_enter() entered
- * @id: the id of the probe's program
- * @faults: the reads of the hit that faulted
+ * ktp_record_event - write the record of a hit of a "t" or "e" probe
+ * @tk: the probe
+ * @rec: what the fetch instructions read (an event's record), or NULL
+ * @edata: the values the probe's program fetched
+ * @file: the trace instance's event file of the probe, or NULL for perf
+ *
+ * Return: whether the buffer took the record.
  */
-__bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
+bool ktp_record_event(struct trace_ktp *tk, void *rec, void *edata,
+		      struct trace_event_file *file)
 {
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
-	struct ktp_counters *counters;
-	int level = ktp_current_level();
-
-	/* entered: found a moment ago, under the same RCU read side */
-	if (WARN_ON_ONCE(!tk || level < 0))
-		return;
-	counters = this_cpu_ptr(tk->counters);
-	if (unlikely(faults))
-		local_add(faults, &counters->faults);
-	ktp_exit(counters, ktp_record_all(tk, false,
-					  this_cpu_read(ktp_level_flags[level]),
-					  NULL, NULL, NULL,
-					  ktp_level_vals(level)));
-}
-
-/**
- * ktp_tp_false - count the hit of a "t" probe whose condition is false
- * @id: the id of the probe's program
- * @faults: the reads of the hit that faulted
- */
-__bpf_kfunc void ktp_tp_false(u32 id, u64 faults)
-{
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
-	struct ktp_counters *counters;
-
-	/* a hit of a link still being released: not the probe's */
-	if (unlikely(!tk) ||
-	    !(trace_probe_load_flag(&tk->tp) & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
-		return;
-	counters = this_cpu_ptr(tk->counters);
-	local_inc(&counters->cond_false);
-	if (unlikely(faults))
-		local_add(faults, &counters->faults);
-}
-
-__bpf_kfunc_end_defs();
-
-NOKPROBE_SYMBOL(ktp_tp_enter);
-NOKPROBE_SYMBOL(ktp_tp_record);
-NOKPROBE_SYMBOL(ktp_tp_false);
-
-BTF_KFUNCS_START(ktp_hit_kfunc_ids)
-BTF_ID_FLAGS(func, ktp_tp_enter)
-BTF_ID_FLAGS(func, ktp_tp_record)
-BTF_ID_FLAGS(func, ktp_tp_false)
-BTF_KFUNCS_END(ktp_hit_kfunc_ids)
-
-/* As ktp_strcmp(): only the program KTP is loading may call them */
-static int ktp_hit_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
-{
-	return ktp_kfunc_filter(&ktp_hit_kfunc_ids, kfunc_id);
-}
-
-static const struct btf_kfunc_id_set ktp_hit_kfunc_set = {
-	.owner	= THIS_MODULE,
-	.set	= &ktp_hit_kfunc_ids,
-	.filter	= ktp_hit_kfunc_filter,
-};
-
-/* BTF raw tracepoint programs: "t" probes */
-static int __init ktp_hit_kfunc_init(void)
-{
-	return register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
-					 &ktp_hit_kfunc_set);
-}
-late_initcall(ktp_hit_kfunc_init);
-
-/*
- * Write the record of an 'e' probe's hit. Out of line, so that a false
- * condition does not pay for the frame the record needs.
- */
-static noinline bool ktp_trigger_record(struct ktp_trigger *trigger,
-					void *rec, void *edata)
-{
-	struct trace_ktp *tk = trigger->tk;
-
-	if (trigger->file)
-		return ktp_record(tk, false, rec, NULL, NULL, edata,
-				  trigger->file);
+	if (file)
+		return ktp_record(tk, false, rec, NULL, NULL, edata, file);
 	return ktp_perf_record(tk, false, rec, NULL, NULL, edata);
 }
 
-NOKPROBE_SYMBOL(ktp_trigger_record);
-
-/*
- * Run an 'e' probe's program on @rec, at @level; @edata: where it left
- * the values it fetched. False if the condition is.
- */
-static nokprobe_inline bool ktp_trigger_run(struct trace_ktp *tk,
-					    struct ktp_counters *counters,
-					    void *rec, int level, void **edata)
-{
-	u64 *word, old = 0;
-	bool ret;
-
-	if (!tk->prog->nr_vals)
-		return ktp_run_prog(tk, counters, NULL, rec, NULL, NULL);
-	/* the level the program puts its values at (ktp_event_level()) */
-	word = ktp_event_level();
-	old = READ_ONCE(*word);
-	WRITE_ONCE(*word, level);
-	ret = ktp_run_prog(tk, counters, NULL, rec, NULL, NULL);
-	/* what the hit this one interrupted, if any, had set */
-	WRITE_ONCE(*word, old);
-	*edata = ktp_level_vals(level);
-	return ret;
-}
-
-/* One hit of an 'e' probe: @rec is the record of its event. */
-static void ktp_trigger_func(struct event_trigger_data *data,
-			     struct trace_buffer *buffer, void *rec,
-			     struct ring_buffer_event *rbe)
-{
-	struct ktp_trigger *trigger = container_of(data, struct ktp_trigger, data);
-	struct trace_ktp *tk = trigger->tk;
-	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
-	void *edata = NULL;
-	int level;
-
-	/*
-	 * No record: a hit that read the event file's flags while the
-	 * trigger was being enabled, before TRIGGER_COND was set. The
-	 * probe is not enabled yet for it, as an eprobe is not.
-	 */
-	if (unlikely(!rec))
-		return;
-	level = ktp_enter(counters);
-	if (level < 0)
-		return;
-	if (tk->prog && !ktp_trigger_run(tk, counters, rec, level, &edata)) {
-		ktp_leave(counters);
-		return;
-	}
-	ktp_exit(counters, ktp_trigger_record(trigger, rec, edata));
-}
-
-NOKPROBE_SYMBOL(ktp_trigger_func);
-
-static int ktp_trigger_print(struct seq_file *m, struct event_trigger_data *data)
-{
-	/* A probe, not a trigger the user set: the triggers file omits it */
-	return 0;
-}
-
-/**
- * ktp_trigger_free - free an "e" probe's trigger
- * @data: the trigger's data
- *
- * Also called when the trace instance of the trigger goes away.
- */
-void ktp_trigger_free(struct event_trigger_data *data)
-{
-	tracepoint_synchronize_unregister();
-	kfree(container_of(data, struct ktp_trigger, data));
-}
-
-/* Not registered: the triggers file can neither add nor remove it. */
-struct event_command ktp_trigger_cmd = {
-	.name		= "ktp",
-	.trigger_type	= ETT_EVENT_EPROBE,
-	.flags		= EVENT_CMD_FL_NEEDS_REC,
-	.trigger	= ktp_trigger_func,
-	.print		= ktp_trigger_print,
-	.free		= ktp_trigger_free,
-};
+NOKPROBE_SYMBOL(ktp_record_event);

@@ -10,6 +10,7 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "trace_ktp.h"
+#include "ktp_event.h"
 
 /* ktp_probes exists and has the mode of kprobe_events. */
 static void ktp_probes_file_mode_test(struct kunit *test)

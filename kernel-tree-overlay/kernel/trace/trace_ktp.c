@@ -3,21 +3,17 @@
  * KTP: kernel probes whose conditions and fetches are compiled to
  * native code.
  *
- * The tracefs control file ktp_probes creates kprobe ("p"), kretprobe
- * ("r"), tracepoint ("t") and trace event ("e") probes. Each probe is a
- * trace event, in the "ktp" group unless the definition names another,
- * and a dynamic event. Fetch arguments are parsed and fetched by
- * trace_probe.c, as for kprobe_events. A "t" probe's program runs on its
- * tracepoint as a BPF raw tracepoint program does, on the tracepoint's
- * arguments. An "e" probe hooks its event as event probes do: with a
- * trigger that sees the event's record.
+ * The tracefs control file ktp_probes creates kprobe ("p") and kretprobe
+ * ("r") probes, and probes of the kinds that register with
+ * ktp_register_kind(). Each probe is a trace event, in the "ktp" group
+ * unless the definition names another, and a dynamic event. Fetch
+ * arguments are parsed and fetched by trace_probe.c, as for
+ * kprobe_events.
  *
  * This file parses a definition, makes its probe, registers it and
  * enables it; see trace_ktp.h for the other files of KTP.
  */
 #include <linux/bpf.h>
-#include <linux/fdtable.h>
-#include <linux/file.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -25,12 +21,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
-#include <linux/tracepoint.h>
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_ktp.h"
-#include "ktp_expr.h"
 
 #define KTP_EVENT_SYSTEM	"ktp"
 #define KTP_MAXACTIVE_MAX	4096	/* as kprobe_events */
@@ -50,69 +44,22 @@ ktp_print_event(struct trace_iterator *iter, int flags,
 		goto out;
 
 	tk = container_of(tp, struct trace_ktp, tp);
-	if (ktp_is_tpoint(tk))
-		trace_seq_printf(s, "%s: (%s)", trace_probe_name(tp),
-				 tk->btp->tp->name);
-	else
-		trace_seq_printf(s, "%s: (%s:%s)", trace_probe_name(tp),
-				 tk->event->class->system,
-				 trace_event_name(tk->event));
+	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
+	tk->kind->print_target(s, tk->ref);
+	trace_seq_putc(s, ')');
 	return trace_probe_print_args_line(s, tp, (u8 *)&field[1], field);
 out:
 	return trace_handle_return(s);
 }
 
+/* The records of probes of other kinds than "p" and "r" */
 static struct trace_event_functions ktp_event_funcs = {
 	.trace		= ktp_print_event,
 };
 
-/*
- * Attach a 't' probe's program to its tracepoint by a BPF link, as the
- * bpf() system call does (bpftool link show lists it), and keep the
- * link's file: the link is the tracepoint's while the probe is enabled.
- */
-static int ktp_link_tpoint(struct trace_ktp *tk)
-{
-	union bpf_attr attr = {};
-	int fd, link_fd;
-
-	bpf_prog_inc(tk->prog->prog);
-	fd = bpf_prog_new_fd(tk->prog->prog);
-	if (fd < 0) {
-		bpf_prog_put(tk->prog->prog);
-		return fd;
-	}
-	/* a BTF raw tracepoint program: the tracepoint is the program's */
-	attr.raw_tracepoint.prog_fd = fd;
-	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
-	close_fd(fd);
-	if (link_fd < 0)
-		return link_fd;
-	tk->tp_link = fget(link_fd);
-	close_fd(link_fd);
-	return tk->tp_link ? 0 : -EBADF;
-}
-
-/*
- * The kprobe is registered before its event can be enabled; a 't' probe
- * is on its tracepoint only while its event is enabled.
- */
+/* The kprobe is registered before its event can be enabled. */
 static int ktp_arm(struct trace_ktp *tk, bool on)
 {
-	if (ktp_is_tpoint(tk)) {
-		if (on)
-			return ktp_link_tpoint(tk);
-		/*
-		 * The link's release unregisters it from the tracepoint, as
-		 * closing its last descriptor does: before this task returns
-		 * to user space. No hit counts once disabling returns: the
-		 * kfuncs see the probe disabled.
-		 */
-		fput(tk->tp_link);
-		tk->tp_link = NULL;
-		tracepoint_synchronize_unregister();
-		return 0;
-	}
 	if (ktp_is_return(tk))
 		return on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
 	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
@@ -136,17 +83,13 @@ static int ktp_enable(struct trace_event_call *call,
 	if (ret)
 		return ret;
 
-	if (ktp_is_event(tk)) {
-		ret = ktp_attach_event(tk, file ? file->tr : top_trace_array(),
-				       file);
-		if (ret)
-			goto undo;
-	} else if (!enabled) {
-		/* as enable_trace_kprobe(): the writer sees arming fail */
+	/* as enable_trace_kprobe(): the writer sees arming fail */
+	if (!ktp_is_kprobe(tk))
+		ret = tk->kind->enable(tk, file, !enabled);
+	else if (!enabled)
 		ret = ktp_arm(tk, true);
-		if (ret)
-			goto undo;
-	}
+	if (ret)
+		goto undo;
 	return 0;
 undo:
 	trace_probe_remove_user(tp, file);
@@ -168,8 +111,8 @@ static int ktp_disable(struct trace_event_call *call,
 	if (ret)
 		return ret;
 
-	if (ktp_is_event(tk))
-		ktp_detach_event(tk, file ? file->tr : top_trace_array(), file);
+	if (!ktp_is_kprobe(tk))
+		tk->kind->disable(tk, file, !trace_probe_is_enabled(tp));
 	else if (!trace_probe_is_enabled(tp))
 		ktp_arm(tk, false);
 
@@ -192,6 +135,7 @@ static int ktp_event_reg(struct trace_event_call *event,
 /* Free a probe that is not registered; @tk may be NULL or an error. */
 static void ktp_free(struct trace_ktp *tk)
 {
+	bool has_id;
 	int i;
 
 	if (IS_ERR_OR_NULL(tk))
@@ -202,17 +146,19 @@ static void ktp_free(struct trace_ktp *tk)
 		kfree(tk->exprs);
 	}
 	trace_probe_cleanup(&tk->tp);
+	has_id = tk->prog && tk->prog->id;
 	ktp_prog_free(tk->prog);
-	/* a "t" probe's kfuncs, on a link being released, may still see it */
-	if (tk->btp && tk->prog)
+	/*
+	 * The kfuncs of a program that has an id find the probe by it (see
+	 * ktp_prog_by_id()), and may still, on a link being released.
+	 */
+	if (has_id)
 		synchronize_rcu();
 	kfree(tk->cond);
 	kfree(tk->target);
 	kfree(tk->symbol);
-	if (tk->event)
-		trace_event_put_ref(tk->event);
-	if (tk->btp)
-		bpf_put_raw_tracepoint(tk->btp);
+	if (tk->kind && tk->ref)
+		tk->kind->put_ref(tk->ref);
 	free_percpu(tk->counters);
 	kfree(tk);
 }
@@ -280,7 +226,7 @@ static int ktp_register_kprobe(struct trace_ktp *tk)
 
 /*
  * Register the trace event and, for 'p' and 'r', the kprobe (disarmed),
- * under event_mutex. A 't' probe's tracepoint waits for its enabling.
+ * under event_mutex. Other kinds hook their probes when enabled.
  */
 static int ktp_register(struct trace_ktp *tk)
 {
@@ -343,31 +289,14 @@ static int ktp_dyn_release(struct dyn_event *ev)
 	if (trace_probe_unregister_event_call(&tk->tp))
 		return -EBUSY;
 
-	if (ktp_is_tpoint(tk) || ktp_is_event(tk))
-		; /* disabled: off its tracepoint, no trigger left */
-	else if (ktp_is_return(tk))
+	/* a probe of another kind, disabled, is hooked nowhere */
+	if (ktp_is_return(tk))
 		unregister_kretprobe(&tk->rp);
-	else
+	else if (ktp_is_kprobe(tk))
 		unregister_kprobe(&tk->rp.kp);
 	dyn_event_remove(&tk->devent);
 	trace_probe_unlink(&tk->tp);
 	ktp_free(tk);
-	return 0;
-}
-
-/* The tracepoint a 't' probe runs on, by its name, with a reference. */
-static int ktp_parse_tpoint_target(const char *arg,
-				   struct bpf_raw_event_map **btp)
-{
-	if (strpbrk(arg, ":./")) {
-		trace_probe_log_err(strcspn(arg, ":./"), KTP_T_NOT_EVENT);
-		return -EINVAL;
-	}
-	*btp = bpf_get_raw_tracepoint(arg);
-	if (!*btp) {
-		trace_probe_log_err(0, NO_TRACEPOINT);
-		return -ENOENT;
-	}
 	return 0;
 }
 
@@ -470,27 +399,47 @@ static int ktp_parse_maxactive(const char *arg, int len, bool is_return,
 /*
  * p[:[GRP/][EVENT]] SYM[+OFFS]|ADDR [FETCHARGS]
  * r[MAXACTIVE][:[GRP/][EVENT]] SYM[+0] [FETCHARGS]
- * t[:[GRP/][EVENT]] TRACEPOINT [FETCHARGS]
- * e[:[GRP/][EVENT]] SYSTEM.EVENT|SYSTEM/EVENT [FETCHARGS]
- * and "if COND" after any of them
+ * and "if COND" after either; other kinds have their own targets.
  */
-/* What a definition probes, parsed before its probe is made */
-struct ktp_target {
-	char			type;		/* p, r, t or e */
-	unsigned int		maxactive;	/* of an "r" probe */
-	char			*symbol;	/* of a "p" or "r" probe, or NULL */
-	long			offset;
-	void			*addr;		/* of a "p" probe on an address */
-	struct trace_event_call	*call;		/* of an "e" probe, referenced */
-	struct bpf_raw_event_map *btp;		/* of a "t" probe, referenced */
-};
+
+/* The kinds of probes besides "p" and "r", by their letters */
+static const struct ktp_kind *ktp_kinds[26];
+
+/**
+ * ktp_register_kind - add a kind of KTP probe
+ * @kind: the kind, whose letter no other kind has
+ *
+ * Called from an initcall, before ktp_probes can be written.
+ *
+ * Return: 0, or -EINVAL for a letter that is taken or not a lower case
+ * letter.
+ */
+int __init ktp_register_kind(const struct ktp_kind *kind)
+{
+	char letter = kind->letter;
+
+	if (WARN_ON(letter < 'a' || letter > 'z' || strchr("pr", letter) ||
+		    ktp_kinds[letter - 'a']))
+		return -EINVAL;
+	ktp_kinds[letter - 'a'] = kind;
+	return 0;
+}
+
+/* The kind of a definition's letter: true for "p" and "r" (no kind) */
+static bool ktp_find_kind(struct ktp_target *t)
+{
+	if (t->type == 'p' || t->type == 'r')
+		return true;
+	if (t->type < 'a' || t->type > 'z')
+		return false;
+	t->kind = ktp_kinds[t->type - 'a'];
+	return t->kind;
+}
 
 static void ktp_put_target(struct ktp_target *t)
 {
-	if (t->call)
-		trace_event_put_ref(t->call);
-	if (t->btp)
-		bpf_put_raw_tracepoint(t->btp);
+	if (t->kind && t->ref)
+		t->kind->put_ref(t->ref);
 	kfree(t->symbol);
 }
 
@@ -514,52 +463,27 @@ static int ktp_count_args(int argc, const char *argv[], int *cond_idx)
 }
 
 /*
- * The target of a definition: a tracepoint, an event (whose fields an
- * "e" probe without fetch arguments records: @nargs becomes their
- * number), or a kprobe's symbol or address.
+ * The target of a definition: a kprobe's symbol or address, or what the
+ * definition's kind probes (which may give a definition without fetch
+ * arguments some: @nargs).
  */
 static int ktp_parse_target(struct ktp_target *t, const char *arg, int *nargs,
 			    struct traceprobe_parse_context *ctx)
 {
-	int ret;
-
 	trace_probe_log_set_index(1);
-	switch (t->type) {
-	case 't':
-		ret = ktp_parse_tpoint_target(arg, &t->btp);
-		if (ret)
-			return ret;
-		/* $argN: FETCH_OP_ARG, see ktp_tpoint_fetch_arg() */
-		ctx->flags |= TPARG_FL_FENTRY;
-		return 0;
-	case 'e':
-		ret = ktp_parse_event_target(arg, &t->call);
-		if (ret)
-			return ret;
-		ctx->event = t->call;
-		ctx->flags |= TPARG_FL_TEVENT;
-		if (!*nargs)
-			*nargs = ktp_count_fields(t->call);
-		if (*nargs > MAX_TRACE_ARGS) {
-			trace_probe_log_err(0, KTP_TOO_MANY_ARGS);
-			return -E2BIG;
-		}
-		return 0;
-	default:
-		return ktp_parse_kprobe_target(arg, t->type == 'r', ctx,
-					       &t->symbol, &t->offset, &t->addr);
-	}
+	if (t->kind)
+		return t->kind->parse_target(t, arg, nargs, ctx);
+	return ktp_parse_kprobe_target(arg, t->type == 'r', ctx, &t->symbol,
+				       &t->offset, &t->addr);
 }
 
 /* The event's name when the definition gives none, made in @buf */
 static const char *ktp_default_event_name(const struct ktp_target *t,
 					  char *buf)
 {
-	if (t->type == 't')
-		snprintf(buf, MAX_EVENT_NAME_LEN, "%s", t->btp->tp->name);
-	else if (t->type == 'e')
+	if (t->kind)
 		snprintf(buf, MAX_EVENT_NAME_LEN, "%s",
-			 trace_event_name(t->call));
+			 t->kind->event_name(t->ref));
 	else if (t->symbol)
 		snprintf(buf, MAX_EVENT_NAME_LEN, "%c_%s_%ld",
 			 t->type, t->symbol, t->offset);
@@ -569,24 +493,18 @@ static const char *ktp_default_event_name(const struct ktp_target *t,
 	return buf;
 }
 
-/* The probe takes its target: the references, or its kprobe */
+/* The probe takes its target: its kind's reference, or its kprobe */
 static int ktp_take_target(struct trace_ktp *tk, struct ktp_target *t)
 {
-	switch (t->type) {
-	case 't':
-		tk->btp = t->btp;
-		t->btp = NULL;
-		/* entry data: the tracepoint's arguments, then the values */
-		tk->vals_off = tk->btp->num_args * sizeof(u64);
-		return 0;
-	case 'e':
-		tk->event = t->call;
-		t->call = NULL;
-		return 0;
-	default:
+	if (!t->kind)
 		return ktp_set_kprobe(tk, t->addr, t->symbol, t->offset,
 				      t->maxactive, t->type == 'r');
-	}
+	tk->kind = t->kind;
+	tk->ref = t->ref;
+	t->ref = NULL;
+	if (tk->kind->init)
+		tk->kind->init(tk);
+	return 0;
 }
 
 /*
@@ -632,11 +550,8 @@ static char *ktp_addr_name(unsigned long addr)
 /* The probed place as a definition names it and ktp_probes shows it */
 static char *ktp_target_name(struct trace_ktp *tk)
 {
-	if (ktp_is_event(tk))
-		return kasprintf(GFP_KERNEL, "%s.%s", tk->event->class->system,
-				 trace_event_name(tk->event));
-	if (ktp_is_tpoint(tk))
-		return kstrdup(tk->btp->tp->name, GFP_KERNEL);
+	if (tk->kind)
+		return tk->kind->target_name(tk->ref);
 	if (!tk->symbol)
 		return ktp_addr_name(tk->addr);
 	if (tk->rp.kp.offset)
@@ -663,9 +578,9 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 		return -ENOMEM;
 
 	ctx->funcname = t->symbol;
-	if (t->type == 'e' && !nfetch) {
+	if (tk->kind && tk->kind->default_args && !nfetch) {
 		trace_probe_log_set_index(1);
-		ret = ktp_parse_all_fields(tk, ctx);
+		ret = tk->kind->default_args(tk, ctx);
 		if (ret)
 			return ret;
 	}
@@ -682,76 +597,85 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 	return ret < 0 ? ret : 0;
 }
 
-static int __ktp_create(int argc, const char *argv[])
+/*
+ * Make the probe a definition asks for and register it. A probe made but
+ * not registered is freed on return (__free()), so that this function
+ * returns at once where it fails: no goto.
+ */
+static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
+		      struct traceprobe_parse_context *ctx)
 {
-	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
 	const char *event = NULL, *group = KTP_EVENT_SYSTEM;
 	char gbuf[MAX_EVENT_NAME_LEN], buf[MAX_EVENT_NAME_LEN];
-	struct ktp_target t = { .type = argv[0][0] };
 	int nargs, nfetch, cond_idx = 0, ret;
 	struct trace_ktp *tk __free(ktp_free) = NULL;
 
-	trace_probe_log_init("trace_ktp", argc, argv);
-
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (ret)
-		goto out;
+		return ret;
 
-	if (!t.type || !strchr("prte", t.type)) {
+	if (!ktp_find_kind(t)) {
 		trace_probe_log_err(0, KTP_BAD_TYPE);
-		goto parse_error;
+		return -EINVAL;
 	}
 
 	event = strchr(&argv[0][1], ':');
 	if (event)
 		event++;
 	ret = ktp_parse_maxactive(&argv[0][1], event ? event - &argv[0][1] - 1 :
-				  strlen(&argv[0][1]), t.type == 'r',
-				  &t.maxactive);
+				  strlen(&argv[0][1]), t->type == 'r',
+				  &t->maxactive);
 	if (ret)
-		goto out;
+		return ret;
 
 	if (argc < 2) {
 		trace_probe_log_set_index(1);
 		trace_probe_log_err(0, KTP_NO_TARGET);
-		goto parse_error;
+		return -EINVAL;
 	}
 
 	nargs = ktp_count_args(argc, argv, &cond_idx);
+	if (nargs < 0)
+		return nargs;
 	nfetch = nargs;
-	ret = nargs < 0 ? nargs : ktp_parse_target(&t, argv[1], &nargs, &ctx);
+	ret = ktp_parse_target(t, argv[1], &nargs, ctx);
 	if (ret)
-		goto out;
+		return ret;
 
 	/* GRP/EVENT as the definition names them, or the defaults */
 	trace_probe_log_set_index(0);
 	if (event && traceprobe_parse_event_name(&event, &group, gbuf,
 						 event - argv[0]))
-		goto parse_error;
+		return -EINVAL;
 	/* "GRP/" names the group only */
 	if (!event)
-		event = ktp_default_event_name(&t, buf);
+		event = ktp_default_event_name(t, buf);
 
 	tk = ktp_alloc(group, event, nargs);
-	ret = PTR_ERR_OR_ZERO(tk);
+	if (IS_ERR(tk))
+		return PTR_ERR(tk);
+	ret = ktp_build(tk, t, nfetch, argv, cond_idx, argc, ctx);
 	if (ret)
-		goto out;
-	ret = ktp_build(tk, &t, nfetch, argv, cond_idx, argc, &ctx);
-	if (ret)
-		goto out;
+		return ret;
 
 	ret = ktp_register(tk);
 	if (!ret)
-		tk = NULL;	/* registered: the dynamic event list has it */
-out:
+		retain_and_null_ptr(tk);	/* the dynamic event list has it */
+	return ret;
+}
+
+static int __ktp_create(int argc, const char *argv[])
+{
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
+	struct ktp_target t = { .type = argv[0][0] };
+	int ret;
+
+	trace_probe_log_init("trace_ktp", argc, argv);
+	ret = ktp_define(argc, argv, &t, &ctx);
 	traceprobe_finish_parse(&ctx);
 	trace_probe_log_clear();
 	ktp_put_target(&t);
 	return ret;
-
-parse_error:
-	ret = -EINVAL;
-	goto out;
 }
 
 static int ktp_create(const char *raw_command)

@@ -2,9 +2,10 @@
 /*
  * What KTP's files share: a probe, its counters, and the functions one
  * file of KTP calls in another. trace_ktp.c makes, registers and enables
- * probes; ktp_hit.c runs them; ktp_args.c compiles a definition's fetch
- * arguments and condition; ktp_event.c hooks "e" probes to their events;
- * ktp_files.c holds the tracefs files and the dynamic_events lines.
+ * probes, "p" and "r" probes itself, and those of other kinds through
+ * their struct ktp_kind; ktp_hit.c runs them; ktp_args.c compiles a
+ * definition's fetch arguments and condition; ktp_files.c holds the
+ * control file and the dynamic_events lines.
  */
 #ifndef _TRACE_KTP_H
 #define _TRACE_KTP_H
@@ -17,12 +18,12 @@
 
 #include "trace.h"
 #include "trace_dynevent.h"
-/* trace_probe.h has no include guard: include it before this file */
+#include "trace_probe.h"
+#include "ktp_prog.h"
 
 #define KTP_DYN_PREFIX		"ktp:"	/* a KTP probe in dynamic_events */
 
 struct dentry;
-struct ktp_prog;
 
 /*
  * What happened to the hits of one probe on one CPU, see ktp_profile.
@@ -37,14 +38,15 @@ struct ktp_counters {
 	int		active;		/* a 't' or 'e' handler of it runs */
 };
 
+struct ktp_kind;
+
 struct trace_ktp {
 	struct dyn_event	devent;
 	struct kretprobe	rp;		/* rp.kp alone for a 'p' probe */
 	const char		*symbol;	/* NULL when probing an address */
 	char			*target;	/* the probed place, as shown */
-	struct trace_event_call	*event;		/* an 'e' probe's event, held */
-	struct bpf_raw_event_map *btp;		/* a 't' probe's tracepoint */
-	struct file		*tp_link;	/* 't': the BPF link, enabled */
+	const struct ktp_kind	*kind;		/* NULL for 'p' and 'r' */
+	void			*ref;		/* what @kind holds: its target */
 	unsigned int		maxactive;	/* as defined; 0: kprobes picks */
 	unsigned long		addr;		/* as defined, 0 for a symbol */
 	struct ktp_counters __percpu *counters;
@@ -53,22 +55,76 @@ struct trace_ktp {
 	char			**exprs;	/* fetch expressions, as shown */
 	unsigned int		entry_off;	/* 'r': saved $argN in ri->data */
 	unsigned int		vals_off;	/* 'r': the program's values there */
-	/* 't': fetch instructions read the tracepoint's arguments */
-	bool			copy_tpoint_args;
 	/* the fetch arguments whose values the program writes */
 	DECLARE_BITMAP(prog_args, MAX_TRACE_ARGS);
 	struct trace_probe	tp;		/* last: args[] follows */
 };
 
-/*
- * An 'e' probe on its event in one trace instance, or in the top one for
- * perf (@file is NULL then). Not a user trigger: the triggers file skips
- * it.
+/* What a definition probes, parsed before its probe is made */
+struct ktp_target {
+	char			type;		/* the definition's letter */
+	const struct ktp_kind	*kind;		/* NULL for 'p' and 'r' */
+	unsigned int		maxactive;	/* of an "r" probe */
+	char			*symbol;	/* of a "p" or "r" probe, or NULL */
+	long			offset;
+	void			*addr;		/* of a "p" probe on an address */
+	void			*ref;		/* @kind's, with a reference */
+};
+
+/**
+ * struct ktp_kind - a kind of KTP probe besides "p" and "r"
+ * @letter: the letter of its definitions
+ * @needs_prog: a probe of the kind always has a program: the program is
+ *	what runs on the probed place
+ * @parse_target: parse a definition's target @arg into @t->ref, with a
+ *	reference; set @ctx's flags for the fetch arguments, and *@nargs
+ *	if a definition without fetch arguments gets some. Return 0, or a
+ *	negative errno with an error_log entry
+ * @put_ref: put what @parse_target took
+ * @event_name: the event's name when a definition names none
+ * @target_name: the target as ktp_probes shows it, kmalloc()ed
+ * @print_target: the target as the probe's records show it
+ * @init: fill in a probe that now holds its target (optional)
+ * @default_args: parse the fetch arguments of a definition without any
+ *	(optional)
+ * @fetch_arg: check a kprobe_events fetch argument of the probe (optional)
+ * @set_env: where the probe's expressions run; a negative errno, with an
+ *	error_log entry, if its program can not be made
+ * @fetch_raw_in_prog: as ktp_args.c fetches register arguments in the
+ *	program: 1 if the program fetches argument @i, 0 if not, or a
+ *	negative errno (optional)
+ * @prog_ready: the last word on the program before it is made (optional)
+ * @enable: hook the probe for @file (NULL: for perf); @first: the probe
+ *	had no user. Return 0, or a negative errno
+ * @disable: unhook it; @last: the probe has no user left
+ *
+ * A kind registers itself with ktp_register_kind(). Its probes record
+ * what event probes record: no head of their own, fields that print as
+ * "(TARGET) ARGS".
  */
-struct ktp_trigger {
-	struct event_trigger_data	data;
-	struct trace_ktp		*tk;
-	struct trace_event_file		*file;
+struct ktp_kind {
+	char		letter;
+	bool		needs_prog;
+	int		(*parse_target)(struct ktp_target *t, const char *arg,
+					int *nargs,
+					struct traceprobe_parse_context *ctx);
+	void		(*put_ref)(void *ref);
+	const char	*(*event_name)(void *ref);
+	char		*(*target_name)(void *ref);
+	void		(*print_target)(struct trace_seq *s, void *ref);
+	void		(*init)(struct trace_ktp *tk);
+	int		(*default_args)(struct trace_ktp *tk,
+					struct traceprobe_parse_context *ctx);
+	int		(*fetch_arg)(struct trace_ktp *tk, struct probe_arg *parg);
+	int		(*set_env)(struct trace_ktp *tk, struct ktp_expr_env *env);
+	int		(*fetch_raw_in_prog)(struct trace_ktp *tk,
+					     struct ktp_compiler *comp, int i);
+	void		(*prog_ready)(struct trace_ktp *tk,
+				      struct ktp_compiler *comp);
+	int		(*enable)(struct trace_ktp *tk,
+				  struct trace_event_file *file, bool first);
+	void		(*disable)(struct trace_ktp *tk,
+				   struct trace_event_file *file, bool last);
 };
 
 static inline struct trace_ktp *to_trace_ktp(struct dyn_event *ev)
@@ -81,50 +137,157 @@ static __always_inline bool ktp_is_return(struct trace_ktp *tk)
 	return tk->rp.handler;
 }
 
-static __always_inline bool ktp_is_event(struct trace_ktp *tk)
-{
-	return tk->event;
-}
-
-static __always_inline bool ktp_is_tpoint(struct trace_ktp *tk)
-{
-	return tk->btp;
-}
-
 /* A 'p' or 'r' probe, whose record starts with where it hit */
 static __always_inline bool ktp_is_kprobe(struct trace_ktp *tk)
 {
-	return !ktp_is_event(tk) && !ktp_is_tpoint(tk);
+	return !tk->kind;
 }
 
 /* trace_ktp.c */
 extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
+int ktp_register_kind(const struct ktp_kind *kind);
 
 /* ktp_hit.c */
-extern struct event_command ktp_trigger_cmd;
 int ktp_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
 int ktp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs);
 int ktp_kretprobe_entry_handler(struct kretprobe_instance *ri,
 				struct pt_regs *regs);
-void ktp_trigger_free(struct event_trigger_data *data);
+bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
+			  void *rec, void *edata);
+bool ktp_record_event(struct trace_ktp *tk, void *rec, void *edata,
+		      struct trace_event_file *file);
+
+/*
+ * A hit is counted once, when its outcome is known: recorded, dropped,
+ * false or missed (ktp_profile adds them up into "hits").
+ */
+static nokprobe_inline void ktp_count(struct ktp_counters *counters,
+				      bool recorded)
+{
+	if (likely(recorded))
+		local_inc(&counters->recorded);
+	else
+		local_inc(&counters->dropped);
+}
+
+/*
+ * How many handlers of probes of other kinds than "p" and "r" this CPU
+ * runs, one inside the other: an interrupt, an NMI or a page fault may
+ * come in one and hit another probe, which then runs with values of its
+ * own, at its level of ktp_area (ktp_level_vals()). A probe hit in its
+ * own handler is missed, and so is a hit past KTP_NEST_MAX. (Kprobes
+ * already keep the handlers of "p" and "r" probes from nesting: a kprobe
+ * hit while another kprobe's handler runs is missed, in the kprobe's
+ * nmissed.)
+ */
+DECLARE_PER_CPU(int, ktp_handler_depth);
+
+/*
+ * A nesting hit: its level, or -1, and counted missed, if it came in the
+ * probe's own handler or too deep in others. @counters are this CPU's,
+ * whose @active says the probe's handler runs.
+ */
+static nokprobe_inline int ktp_enter(struct ktp_counters *counters)
+{
+	int depth;
+
+	if (unlikely(READ_ONCE(counters->active)))
+		goto missed;
+	depth = this_cpu_inc_return(ktp_handler_depth);
+	if (unlikely(depth > KTP_NEST_MAX)) {
+		this_cpu_dec(ktp_handler_depth);
+		goto missed;
+	}
+	/* before anything a hit nested in this one (an NMI) could see */
+	WRITE_ONCE(counters->active, 1);
+	barrier();
+	return depth - 1;
+missed:
+	local_inc(&counters->missed);
+	return -1;
+}
+
+/* The level of the hit this CPU's innermost handler runs */
+static nokprobe_inline int ktp_current_level(void)
+{
+	return this_cpu_read(ktp_handler_depth) - 1;
+}
+
+/* The end of a hit ktp_enter() let in, counted elsewhere */
+static nokprobe_inline void ktp_leave(struct ktp_counters *counters)
+{
+	barrier();
+	WRITE_ONCE(counters->active, 0);
+	this_cpu_dec(ktp_handler_depth);
+}
+
+static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
+				     bool recorded)
+{
+	ktp_count(counters, recorded);
+	ktp_leave(counters);
+}
+
+/*
+ * Run the probe's program: false if the condition is. Nothing is
+ * reserved before it, so a false condition costs the program alone.
+ */
+static nokprobe_inline bool
+ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
+	     struct pt_regs *regs, void *rec, void *entry, void *vals)
+{
+	struct ktp_run_ctx ctx = {
+		.regs = regs,
+		.rec = rec,
+		.entry = entry,
+		.vals = vals,
+	};
+	bool ret;
+
+	if (rec)
+		ret = ktp_prog_run_on_record(tk->prog, &ctx);
+	else
+		ret = ktp_prog_run(tk->prog, &ctx);
+	if (unlikely(ctx.faults))
+		local_add(ctx.faults, &counters->faults);
+	if (!ret)
+		local_inc(&counters->cond_false);
+	return ret;
+}
 
 /* ktp_args.c */
 int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		   int cond_idx, int argc, struct traceprobe_parse_context *ctx);
 char *ktp_join_cond(int argc, const char *argv[]);
 
-/* ktp_event.c */
-int ktp_parse_event_target(const char *arg, struct trace_event_call **event);
-int ktp_count_fields(struct trace_event_call *call);
-int ktp_parse_all_fields(struct trace_ktp *tk,
-			 struct traceprobe_parse_context *ctx);
-int ktp_attach_event(struct trace_ktp *tk, struct trace_array *tr,
-		     struct trace_event_file *file);
-void ktp_detach_event(struct trace_ktp *tk, struct trace_array *tr,
-		      struct trace_event_file *file);
+/* ktp_expr.c: the compiler's interface */
+struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
+void ktp_compiler_destroy(struct ktp_compiler *c);
+int ktp_compile_cond(struct ktp_compiler *c, const char *src,
+		     struct ktp_expr_error *err);
+int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
+		      unsigned int slot, bool *is_signed,
+		      struct ktp_expr_error *err);
+int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
+			  unsigned int slot);
+int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 unsigned int slot);
+void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
+void ktp_prog_free(struct ktp_prog *kp);
 
 /* ktp_files.c */
+/*
+ * A file that lists the KTP probes, opened with ktp_list_fops: @show
+ * writes its line of one probe. It is the file's inode's private data.
+ */
+struct ktp_list_file {
+	void (*show)(struct seq_file *m, struct trace_ktp *tk);
+};
+
+extern const struct file_operations ktp_list_fops;
+void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk);
 int ktp_dyn_show(struct seq_file *m, struct dyn_event *ev);
 bool ktp_dyn_match(const char *system, const char *event, int argc,
 		   const char **argv, struct dyn_event *ev);

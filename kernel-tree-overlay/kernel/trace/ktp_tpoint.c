@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP: "t" probes, on tracepoints. A "t" probe's program is a BTF raw
+ * tracepoint program (BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP) on the
+ * tracepoint's arguments, which reads them as $arg1..$argN. It is
+ * attached by a BPF link while the probe is enabled, and ends in one of
+ * the kfuncs ktp_tp_enter(), ktp_tp_record() and ktp_tp_false(), which
+ * count the hit and write its records.
+ */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/filter.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "trace_probe.h"
+#include "trace_ktp.h"
+#include "ktp_tpoint.h"
+
+/* A "t" probe's target: its tracepoint, and its link while enabled */
+struct ktp_tpoint {
+	struct bpf_raw_event_map	*btp;
+	struct file			*link;
+};
+
+static struct bpf_raw_event_map *ktp_btp(void *ref)
+{
+	return ((struct ktp_tpoint *)ref)->btp;
+}
+
+/* The tracepoint a "t" probe runs on, by its name, with a reference. */
+static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
+				   int *nargs,
+				   struct traceprobe_parse_context *ctx)
+{
+	struct ktp_tpoint *tpoint;
+
+	if (strpbrk(arg, ":./")) {
+		trace_probe_log_err(strcspn(arg, ":./"), KTP_T_NOT_EVENT);
+		return -EINVAL;
+	}
+	tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
+	if (!tpoint)
+		return -ENOMEM;
+	tpoint->btp = bpf_get_raw_tracepoint(arg);
+	if (!tpoint->btp) {
+		kfree(tpoint);
+		trace_probe_log_err(0, NO_TRACEPOINT);
+		return -ENOENT;
+	}
+	t->ref = tpoint;
+	/* $argN: FETCH_OP_ARG, see ktp_tpoint_fetch_arg() */
+	ctx->flags |= TPARG_FL_FENTRY;
+	return 0;
+}
+
+static void ktp_tpoint_put(void *ref)
+{
+	struct ktp_tpoint *tpoint = ref;
+
+	bpf_put_raw_tracepoint(tpoint->btp);
+	kfree(tpoint);
+}
+
+static const char *ktp_tpoint_name(void *ref)
+{
+	return ktp_btp(ref)->tp->name;
+}
+
+static char *ktp_tpoint_target_name(void *ref)
+{
+	return kstrdup(ktp_tpoint_name(ref), GFP_KERNEL);
+}
+
+static void ktp_tpoint_print_target(struct trace_seq *s, void *ref)
+{
+	trace_seq_puts(s, ktp_tpoint_name(ref));
+}
+
+/* The entry data: the tracepoint's arguments, then the fetched values */
+static void ktp_tpoint_init(struct trace_ktp *tk)
+{
+	tk->vals_off = ktp_btp(tk->ref)->num_args * sizeof(u64);
+}
+
+/*
+ * A "t" probe's fetch argument: its $argN is the tracepoint's Nth
+ * argument, which its program copies first in the entry data (or
+ * fetches as a value, see ktp_tpoint_fetch_raw_in_prog()). There are no
+ * registers and no stack to read.
+ */
+static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
+{
+	struct fetch_insn *code;
+
+	for (code = parg->code; code->op != FETCH_OP_END; code++) {
+		switch (code->op) {
+		case FETCH_OP_ARG:
+			if (code->param >= ktp_btp(tk->ref)->num_args) {
+				trace_probe_log_err(0, BAD_ARG_NUM);
+				return -EINVAL;
+			}
+			code->op = FETCH_OP_EDATA;
+			code->offset = code->param * sizeof(u64);
+			break;
+		case FETCH_OP_REG:
+		case FETCH_OP_STACK:
+		case FETCH_OP_STACKP:
+			trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
+			return -EINVAL;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The kfuncs a "t" probe's program ends in, for the compiler */
+BTF_ID_LIST(ktp_tpoint_kfunc_btf_ids)
+BTF_ID(func, ktp_tp_enter)
+BTF_ID(func, ktp_tp_record)
+BTF_ID(func, ktp_tp_false)
+
+static int ktp_tpoint_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
+{
+	struct bpf_raw_event_map *btp = ktp_btp(tk->ref);
+
+	/* ktp_tp_enter() and the others: the verifier asks for it */
+	if (!ebpf_jit_enabled()) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, KTP_T_NEEDS_JIT);
+		return -EOPNOTSUPP;
+	}
+	env->flags = KTP_ENV_TPOINT;
+	env->nr_args = btp->num_args;
+	env->tpoint = btp->tp->name;
+	env->kfuncs = ktp_tpoint_kfunc_btf_ids;
+	return 0;
+}
+
+/*
+ * N of the "$argN" that fetch argument @i stores as it is, or 0 if it is
+ * not one.
+ */
+static unsigned int ktp_tpoint_arg_num(struct trace_ktp *tk, int i)
+{
+	struct fetch_insn *code = tk->tp.args[i].code;
+
+	/* below vals_off: the arguments ktp_tpoint_fetch_arg() points to */
+	if (code->op != FETCH_OP_EDATA || code->offset >= tk->vals_off ||
+	    code[1].op != FETCH_OP_ST_RAW || code[2].op != FETCH_OP_END)
+		return 0;
+	return code->offset / sizeof(u64) + 1;
+}
+
+/* The program fetches an "$argN" stored as it is, as a value. */
+static int ktp_tpoint_fetch_raw_in_prog(struct trace_ktp *tk,
+					struct ktp_compiler *comp, int i)
+{
+	unsigned int num = ktp_tpoint_arg_num(tk, i);
+
+	if (!num)
+		return 0;
+	return ktp_compile_fetch_tpoint_arg(comp, num, i) ?: 1;
+}
+
+/*
+ * Does a fetch instruction still read the tracepoint's arguments (a
+ * dereference, a string)? Only then does the program copy them.
+ */
+static void ktp_tpoint_prog_ready(struct trace_ktp *tk,
+				  struct ktp_compiler *comp)
+{
+	struct fetch_insn *code;
+	int i;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		for (code = tk->tp.args[i].code; code->op != FETCH_OP_END; code++) {
+			if (code->op == FETCH_OP_EDATA &&
+			    code->offset < tk->vals_off) {
+				ktp_compiler_copy_tpoint_args(comp);
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * Attach the probe's program to its tracepoint by a BPF link, as the
+ * bpf() system call does (bpftool link show lists it), and keep the
+ * link's file: the link is the tracepoint's while the probe is enabled.
+ */
+static int ktp_tpoint_enable(struct trace_ktp *tk,
+			     struct trace_event_file *file, bool first)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+	union bpf_attr attr = {};
+	int fd, link_fd;
+
+	if (!first)
+		return 0;
+	bpf_prog_inc(tk->prog->prog);
+	fd = bpf_prog_new_fd(tk->prog->prog);
+	if (fd < 0) {
+		bpf_prog_put(tk->prog->prog);
+		return fd;
+	}
+	/* a BTF raw tracepoint program: the tracepoint is the program's */
+	attr.raw_tracepoint.prog_fd = fd;
+	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	close_fd(fd);
+	if (link_fd < 0)
+		return link_fd;
+	tpoint->link = fget(link_fd);
+	close_fd(link_fd);
+	return tpoint->link ? 0 : -EBADF;
+}
+
+static void ktp_tpoint_disable(struct trace_ktp *tk,
+			       struct trace_event_file *file, bool last)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+
+	if (!last)
+		return;
+	/*
+	 * The link's release unregisters it from the tracepoint, as closing
+	 * its last descriptor does: before this task returns to user space.
+	 * No hit counts once disabling returns: the kfuncs see the probe
+	 * disabled.
+	 */
+	fput(tpoint->link);
+	tpoint->link = NULL;
+	tracepoint_synchronize_unregister();
+}
+
+static const struct ktp_kind ktp_tpoint_kind = {
+	.letter			= 't',
+	/* the program is what runs on the tracepoint */
+	.needs_prog		= true,
+	.parse_target		= ktp_tpoint_parse_target,
+	.put_ref		= ktp_tpoint_put,
+	.event_name		= ktp_tpoint_name,
+	.target_name		= ktp_tpoint_target_name,
+	.print_target		= ktp_tpoint_print_target,
+	.init			= ktp_tpoint_init,
+	.fetch_arg		= ktp_tpoint_fetch_arg,
+	.set_env		= ktp_tpoint_set_env,
+	.fetch_raw_in_prog	= ktp_tpoint_fetch_raw_in_prog,
+	.prog_ready		= ktp_tpoint_prog_ready,
+	.enable			= ktp_tpoint_enable,
+	.disable		= ktp_tpoint_disable,
+};
+
+/*
+ * The flags a hit was entered with (ktp_tp_enter()), at its level: where
+ * ktp_tp_record() writes the record.
+ */
+static DEFINE_PER_CPU(unsigned int [KTP_NEST_MAX], ktp_level_flags);
+
+/*
+ * A 't' probe's program calls these kfuncs. Each names the probe by its
+ * program's id, an immediate of the program's code that KTP made:
+ * whatever link runs the program, the id finds only the probe, and
+ * nothing once it is being freed.
+ */
+static nokprobe_inline struct trace_ktp *ktp_tpoint_by_id(u32 id)
+{
+	struct ktp_prog *kp = ktp_prog_by_id(id);
+
+	return kp ? kp->owner : NULL;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * ktp_tp_enter - enter the hit of a "t" probe whose condition is true
+ * @id: the id of the probe's program
+ *
+ * Return: the level of the hit's values in ktp_area, or -1 if there is
+ * no hit to record: missed, or the probe is disabled.
+ */
+__bpf_kfunc int ktp_tp_enter(u32 id)
+{
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	unsigned int flags;
+	int level;
+
+	if (unlikely(!tk))
+		return -1;
+	flags = trace_probe_load_flag(&tk->tp);
+	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return -1;
+	level = ktp_enter(this_cpu_ptr(tk->counters));
+	/*
+	 * The record goes where the probe was enabled at entry: disabling
+	 * waits for this hit before it removes the file (see ktp_tpoint_disable()).
+	 */
+	if (level >= 0)
+		this_cpu_write(ktp_level_flags[level], flags);
+	return level;
+}
+
+/**
+ * ktp_tp_record - record the hit ktp_tp_enter() entered
+ * @id: the id of the probe's program
+ * @faults: the reads of the hit that faulted
+ */
+__bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
+{
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct ktp_counters *counters;
+	int level = ktp_current_level();
+
+	/* entered: found a moment ago, under the same RCU read side */
+	if (WARN_ON_ONCE(!tk || level < 0))
+		return;
+	counters = this_cpu_ptr(tk->counters);
+	if (unlikely(faults))
+		local_add(faults, &counters->faults);
+	ktp_exit(counters,
+		 ktp_record_all_event(tk, this_cpu_read(ktp_level_flags[level]),
+				      NULL, ktp_level_vals(level)));
+}
+
+/**
+ * ktp_tp_false - count the hit of a "t" probe whose condition is false
+ * @id: the id of the probe's program
+ * @faults: the reads of the hit that faulted
+ */
+__bpf_kfunc void ktp_tp_false(u32 id, u64 faults)
+{
+	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct ktp_counters *counters;
+
+	/* a hit of a link still being released: not the probe's */
+	if (unlikely(!tk) ||
+	    !(trace_probe_load_flag(&tk->tp) & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return;
+	counters = this_cpu_ptr(tk->counters);
+	local_inc(&counters->cond_false);
+	if (unlikely(faults))
+		local_add(faults, &counters->faults);
+}
+
+__bpf_kfunc_end_defs();
+
+NOKPROBE_SYMBOL(ktp_tp_enter);
+NOKPROBE_SYMBOL(ktp_tp_record);
+NOKPROBE_SYMBOL(ktp_tp_false);
+
+BTF_KFUNCS_START(ktp_tpoint_kfunc_ids)
+BTF_ID_FLAGS(func, ktp_tp_enter)
+BTF_ID_FLAGS(func, ktp_tp_record)
+BTF_ID_FLAGS(func, ktp_tp_false)
+BTF_KFUNCS_END(ktp_tpoint_kfunc_ids)
+
+/* As ktp_strcmp(): only the program KTP is loading may call them */
+static int ktp_tpoint_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	return ktp_kfunc_filter(&ktp_tpoint_kfunc_ids, kfunc_id);
+}
+
+static const struct btf_kfunc_id_set ktp_tpoint_kfunc_set = {
+	.owner	= THIS_MODULE,
+	.set	= &ktp_tpoint_kfunc_ids,
+	.filter	= ktp_tpoint_kfunc_filter,
+};
+
+/* The kfuncs, for BTF raw tracepoint programs; and the kind */
+static int __init ktp_tpoint_init_kind(void)
+{
+	int ret;
+
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
+					&ktp_tpoint_kfunc_set);
+	return ret ?: ktp_register_kind(&ktp_tpoint_kind);
+}
+late_initcall(ktp_tpoint_init_kind);
