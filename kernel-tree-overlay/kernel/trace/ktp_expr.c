@@ -26,7 +26,6 @@
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "trace_ktp.h"
 #include "ktp_gen.h"
 
 /**

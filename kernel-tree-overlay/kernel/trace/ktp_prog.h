@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The programs KTP's compiler makes, and how KTP runs them: a program's
- * id, by which KTP's kfuncs find it, and ktp_area, the per-CPU map where
- * programs leave the values they fetch (ktp_gen_v.c).
+ * The compiler's interface: the programs KTP's compiler makes (ktp_expr.c)
+ * and how KTP runs them: a program's id, by which KTP's kfuncs find it,
+ * and ktp_area, the per-CPU map where programs leave the values they
+ * fetch (ktp_gen_v.c).
  */
 #ifndef _KERNEL_TRACE_KTP_PROG_H
 #define _KERNEL_TRACE_KTP_PROG_H
@@ -194,5 +195,21 @@ static __always_inline u32 ktp_prog_run_on_record(const struct ktp_prog *kp,
 		return ret;
 	return ktp_prog_end_verified(kp, ctx, ret);
 }
+
+/* ktp_expr.c: compile a probe's expressions into its program */
+struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
+void ktp_compiler_destroy(struct ktp_compiler *c);
+int ktp_compile_cond(struct ktp_compiler *c, const char *src,
+		     struct ktp_expr_error *err);
+int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
+		      unsigned int slot, bool *is_signed,
+		      struct ktp_expr_error *err);
+int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
+			  unsigned int slot);
+int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 unsigned int slot);
+void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
+void ktp_prog_free(struct ktp_prog *kp);
 
 #endif /* _KERNEL_TRACE_KTP_PROG_H */

@@ -5,7 +5,8 @@
  * probes, "p" and "r" probes itself, and those of other kinds through
  * their struct ktp_kind; ktp_hit.c runs them; ktp_args.c compiles a
  * definition's fetch arguments and condition; ktp_files.c holds the
- * control file and the dynamic_events lines.
+ * control file and the dynamic_events lines. The compiler's interface is
+ * ktp_prog.h.
  */
 #ifndef _TRACE_KTP_H
 #define _TRACE_KTP_H
@@ -260,22 +261,6 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		   int cond_idx, int argc, struct traceprobe_parse_context *ctx);
 char *ktp_join_cond(int argc, const char *argv[]);
-
-/* ktp_expr.c: the compiler's interface */
-struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
-void ktp_compiler_destroy(struct ktp_compiler *c);
-int ktp_compile_cond(struct ktp_compiler *c, const char *src,
-		     struct ktp_expr_error *err);
-int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
-		      unsigned int slot, bool *is_signed,
-		      struct ktp_expr_error *err);
-int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
-			  unsigned int slot);
-int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
-				 unsigned int slot);
-void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
-struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
-void ktp_prog_free(struct ktp_prog *kp);
 
 /* ktp_files.c */
 /*
