@@ -354,7 +354,6 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		ret = ktp_prog_error(PTR_ERR(prog));
 		goto out;
 	}
-	prog->owner = tk;
 	tk->prog = prog;
 	ret = 0;
 out:

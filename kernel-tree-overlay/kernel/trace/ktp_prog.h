@@ -47,7 +47,8 @@ struct ktp_run_ctx {
  * @nr_entry_args: how many $argN an "r" probe must save at entry
  * @id: what the program passes KTP's kfuncs to name itself, 0 for none
  *	(see ktp_prog_by_id())
- * @owner: the probe, for the kfuncs of a "t" probe's program
+ * @owner: the probe, for the kfuncs of a "t" probe's program; set when
+ *	   the program is first linked, NULL for a program never linked
  * @lits: string literals the program compares strings with
  * @nr_lits: number of @lits
  * @rcu: frees it after the kfuncs that found it by @id

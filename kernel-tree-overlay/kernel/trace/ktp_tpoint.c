@@ -204,6 +204,8 @@ static int ktp_tpoint_enable(struct trace_ktp *tk,
 
 	if (!first)
 		return 0;
+	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
+	tk->prog->owner = tk;
 	bpf_prog_inc(tk->prog->prog);
 	fd = bpf_prog_new_fd(tk->prog->prog);
 	if (fd < 0) {

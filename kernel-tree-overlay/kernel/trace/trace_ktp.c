@@ -135,7 +135,7 @@ static int ktp_event_reg(struct trace_event_call *event,
 /* Free a probe that is not registered; @tk may be NULL or an error. */
 static void ktp_free(struct trace_ktp *tk)
 {
-	bool has_id;
+	bool has_owner;
 	int i;
 
 	if (IS_ERR_OR_NULL(tk))
@@ -146,13 +146,15 @@ static void ktp_free(struct trace_ktp *tk)
 		kfree(tk->exprs);
 	}
 	trace_probe_cleanup(&tk->tp);
-	has_id = tk->prog && tk->prog->id;
+	has_owner = tk->prog && tk->prog->owner;
 	ktp_prog_free(tk->prog);
 	/*
-	 * The kfuncs of a program that has an id find the probe by it (see
-	 * ktp_prog_by_id()), and may still, on a link being released.
+	 * The kfuncs of a linked program find the probe as its owner, by the
+	 * program's id (see ktp_prog_by_id()), and may still, on a link being
+	 * released. A kfunc that finds only the program (ktp_strcmp()) is
+	 * done with it when ktp_prog_free()'s grace period ends.
 	 */
-	if (has_id)
+	if (has_owner)
 		synchronize_rcu();
 	kfree(tk->cond);
 	kfree(tk->target);
