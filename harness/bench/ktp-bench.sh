@@ -9,7 +9,8 @@ cd /sys/kernel/tracing || exit 1
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 fn=__x64_sys_getppid
 # a false condition of 10 operations with 3 memory reads, of values
-# that are never 0 (a 0 is read again, see ktp_zero_read below)
+# that are never 0 (a 0 is read again, see ktp_p_zero_read_jit below;
+# two of them, of the kernel image's data, cannot fault and are not)
 cond10='(+0(%sp) + @jiffies + *(u32 *)&nr_cpu_ids) * 3 - %di * 2 == 12345 && %si != 0 && %dx > 7'
 # a false 4-term ftrace filter of the same kind
 filter4='a == 12345 && a != 0 && a > 7 || a == 54321'
@@ -122,8 +123,10 @@ for i in $(seq 14); do
 	worst="$worst || $s == \"${a199}b\""
 done
 ktp ktp_p_strcmp16_worst "p:kt $fn if $worst" jit
-# a read of a 0: the inline load, then the helper reads it again
-ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)&oops_in_progress != 0" jit
+# a read of a 0 (the high half of the user CS that entry_SYSCALL_64
+# pushed in pt_regs): the inline load, then the helper reads it again;
+# a read of the kernel image's data, which cannot fault, is not
+ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)(\$arg1 + 140) != 0" jit
 [ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
 ktp ktp_tp_sys_enter_false "t:kt sys_enter if \$arg2 == 99999" jit
 ktp ktp_tp_sys_enter_record "t:kt sys_enter id=\$arg2:s64"

@@ -159,6 +159,9 @@ struct ktp_compiler {
 	bool			copy_args;	/* "t": for fetch instructions */
 	int			area_fd;	/* of ktp_area_map, while loading */
 	int			btf_fd;		/* of a module's BTF, too */
+	struct btf		*tp_btf;	/* "t": where btf_trace_NAME is */
+	s32			tp_btf_id;	/* "t": btf_trace_NAME, once found */
+	u32			tp_scalars;	/* "t": bit N-1: $argN is no pointer */
 };
 
 static inline bool ktp_is_signed(int type)

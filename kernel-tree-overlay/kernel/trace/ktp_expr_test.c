@@ -11,8 +11,10 @@
 #include <linux/btf_ids.h>
 #include <linux/fdtable.h>
 #include <linux/jiffies.h>
+#include <linux/mman.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "trace.h"
@@ -1123,17 +1125,25 @@ static void ktp_expect_read(struct kunit *test, struct ktp_test_env *e,
 	}
 }
 
+/* In the kernel image's data when the test is built in */
+static u64 ktp_test_image_words[2] = { 42, 0 };
+
 /*
  * Kernel reads are inline nofault loads. A read of mapped memory gives
  * its value; a 0 is read again and stays 0 with no fault; a load that
  * faults, on an unmapped page (#PF) or at a non-canonical address (#GP),
  * gives 0 through the exception fixup and counts one fault. The same in
- * the reference evaluator, the interpreter and the JIT.
+ * the reference evaluator, the interpreter and the JIT. A read of the
+ * kernel image's data at a constant address cannot fault and is not
+ * read again: the same values.
  */
 static void ktp_expr_nofault_test(struct kunit *test)
 {
 	struct ktp_test_env *e = ktp_test_env(test);
 	u64 *page;
+
+	ktp_expect_read(test, e, (unsigned long)&ktp_test_image_words[0], 42, 0);
+	ktp_expect_read(test, e, (unsigned long)&ktp_test_image_words[1], 0, 0);
 
 	/* vmalloc() leaves the page after the area unmapped, as a guard */
 	page = vmalloc(PAGE_SIZE);
@@ -1819,67 +1829,113 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 
 struct ktp_refused_case {
 	const char		*what;
+	const char		*says;	/* in the verifier's log */
 	struct bpf_insn		insns[6];
 	u32			len;
 	int			err;
 };
 
-#define KTP_REFUSED(what, err, len, ...) { what, { __VA_ARGS__ }, len, err }
+#define KTP_REFUSED(what, err, says, len, ...) \
+	{ what, says, { __VA_ARGS__ }, len, err }
+
+#define KTP_REFUSED_LOG_SIZE	4096
+
+/* The line of a verifier log that has @says, or "" */
+static const char *ktp_refusal(char *log, const char *says)
+{
+	char *line;
+
+	while ((line = strsep(&log, "\n")))
+		if (strstr(line, says))
+			return line;
+	return "";
+}
 
 /*
  * What no KTP program may do, the BPF verifier refuses: each program is
- * loaded as KTP loads a "p" probe's, through bpf()'s path, and refused.
+ * loaded as KTP loads a "p" probe's, through bpf()'s path, and refused,
+ * and the verifier's log says why. The log goes to user memory, as
+ * bpf()'s does: a mapping in an mm of the test's own.
  */
 static void ktp_expr_verifier_refuses_test(struct kunit *test)
 {
 	s32 strcmp_id = btf_find_by_name_kind(bpf_get_btf_vmlinux(), "ktp_strcmp",
 					      BTF_KIND_FUNC);
 	const struct ktp_refused_case cases[] = {
-		KTP_REFUSED("a register read before it is written", -EACCES, 2,
+		KTP_REFUSED("a register read before it is written", -EACCES,
+			    "R2 !read_ok", 2,
 			    BPF_MOV64_REG(BPF_REG_0, BPF_REG_2), BPF_EXIT_INSN()),
-		KTP_REFUSED("no return value", -EACCES, 1, BPF_EXIT_INSN()),
-		KTP_REFUSED("a store into the registers of the hit", -EACCES, 3,
+		KTP_REFUSED("no return value", -EACCES, "R0 !read_ok", 1,
+			    BPF_EXIT_INSN()),
+		KTP_REFUSED("a store into the registers of the hit", -EACCES,
+			    "invalid bpf_context access off=0 size=8", 3,
 			    BPF_ST_MEM(BPF_DW, BPF_REG_1, 0, 0),
 			    BPF_MOV64_IMM(BPF_REG_0, 0), BPF_EXIT_INSN()),
-		KTP_REFUSED("a load from a number", -EACCES, 3,
+		KTP_REFUSED("a load from a number", -EACCES,
+			    "R1 invalid mem access 'scalar'", 3,
 			    BPF_MOV64_IMM(BPF_REG_1, 4096),
 			    BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
 			    BPF_EXIT_INSN()),
-		KTP_REFUSED("a load below the stack frame", -EACCES, 2,
+		KTP_REFUSED("a load below the stack frame", -EACCES,
+			    "invalid read from stack R10 off=-520 size=8", 2,
 			    BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, -520),
 			    BPF_EXIT_INSN()),
-		KTP_REFUSED("a jump out of the program", -EINVAL, 3,
+		KTP_REFUSED("a jump out of the program", -EINVAL,
+			    "jump out of range from insn 0 to 5", 3,
 			    BPF_JMP_A(4), BPF_MOV64_IMM(BPF_REG_0, 0),
 			    BPF_EXIT_INSN()),
-		KTP_REFUSED("a loop that never ends", -EINVAL, 3,
-			    BPF_MOV64_IMM(BPF_REG_0, 0), BPF_JMP_A(-1),
-			    BPF_EXIT_INSN()),
-		KTP_REFUSED("a helper that does not exist", -EINVAL, 2,
+		KTP_REFUSED("a loop that never ends", -EINVAL,
+			    "infinite loop detected at insn 1", 2,
+			    BPF_MOV64_IMM(BPF_REG_0, 0), BPF_JMP_A(-1)),
+		KTP_REFUSED("a helper that does not exist", -EINVAL,
+			    "invalid func unknown#12345", 2,
 			    BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, 12345),
 			    BPF_EXIT_INSN()),
 		/* not loaded by KTP: ktp_kfunc_filter() refuses the call */
-		KTP_REFUSED("KTP's kfunc from a program KTP is not loading", -EACCES, 6,
+		KTP_REFUSED("KTP's kfunc from a program KTP is not loading", -EACCES,
+			    "calling kernel function ktp_strcmp is not allowed", 6,
 			    BPF_MOV64_IMM(BPF_REG_1, 1), BPF_MOV64_IMM(BPF_REG_2, 0),
 			    BPF_MOV64_IMM(BPF_REG_3, 0), BPF_MOV64_IMM(BPF_REG_4, 0),
 			    BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL,
 					 0, strcmp_id),
 			    BPF_EXIT_INSN()),
 	};
+	unsigned long ubuf;
 	union bpf_attr attr;
+	const char *why;
+	char *log;
 	int i, fd;
 
 	KUNIT_ASSERT_GT(test, strcmp_id, 0);
+	log = kunit_kzalloc(test, KTP_REFUSED_LOG_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, log);
+	ubuf = kunit_vm_mmap(test, NULL, 0, KTP_REFUSED_LOG_SIZE,
+			     PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_FALSE(test, !ubuf || IS_ERR_VALUE(ubuf));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.prog_type = BPF_PROG_TYPE_KPROBE;
 		attr.insns = (unsigned long)cases[i].insns;
 		attr.insn_cnt = cases[i].len;
 		attr.license = (unsigned long)"GPL";
+		attr.log_level = 1;
+		attr.log_buf = ubuf;
+		attr.log_size = KTP_REFUSED_LOG_SIZE;
 		fd = kern_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 		if (fd >= 0)
 			close_fd(fd);
 		KUNIT_EXPECT_EQ_MSG(test, fd, cases[i].err, "%s", cases[i].what);
-		kunit_info(test, "refused (%d): %s\n", fd, cases[i].what);
+		memset(log, 0, KTP_REFUSED_LOG_SIZE);
+		KUNIT_ASSERT_EQ(test, copy_from_user(log, (void __user *)ubuf,
+						     KTP_REFUSED_LOG_SIZE - 1), 0);
+		if (!strstr(log, cases[i].says))
+			kunit_info(test, "%s: the verifier's log:\n%s\n",
+				   cases[i].what, log);
+		why = ktp_refusal(log, cases[i].says);
+		KUNIT_EXPECT_TRUE_MSG(test, *why, "%s: the verifier's log has no \"%s\"",
+				      cases[i].what, cases[i].says);
+		kunit_info(test, "refused (%d): %s: the verifier: \"%s\"\n", fd,
+			   cases[i].what, why);
 	}
 }
 

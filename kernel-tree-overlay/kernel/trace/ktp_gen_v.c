@@ -32,6 +32,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <asm/sections.h>
+
 #include "trace.h"
 #include "trace_probe.h"
 #include "ktp_gen.h"
@@ -269,11 +271,11 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
 
 /*
  * The value of @bytes at the address in @slot, into R0: an inline nofault
- * load under the JIT, then (for a 0, which may be a fault) the helper
- * that says whether it faulted.
+ * load under the JIT, then (for a 0, which may be a fault, unless
+ * @may_fault is false) the helper that says whether it faulted.
  */
 static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
-			    bool user)
+			    bool user, bool may_fault)
 {
 	int done = -1, ok;
 
@@ -283,6 +285,8 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
 		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
 		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
 					BPF_REG_0, 0));
+		if (!may_fault)
+			return;
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
 	}
 	ktp_load_into(c, slot, BPF_REG_3);
@@ -300,6 +304,33 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
 	ktp_land(c, done);
 }
 
+/* [@start, @start + @size) lies in [@first, @end) */
+static bool ktp_v_within(unsigned long start, unsigned int size,
+			 const char *first, const char *end)
+{
+	return start >= (unsigned long)first && start + size > start &&
+	       start + size <= (unsigned long)end;
+}
+
+/*
+ * A read of the kernel image's data, bss or read-only data, at an address
+ * the definition gives (a global, @sym), cannot fault: they stay mapped
+ * while the kernel runs, as a module's data does not. Its code needs no
+ * fault check, which makes it shorter to verify and to run.
+ */
+static bool ktp_v_read_may_fault(const struct ktp_node *n)
+{
+	unsigned int size = n->param & KTP_T_SIZE;
+	unsigned long addr;
+
+	if (n->param & KTP_READ_USER || n->l->op != KTP_OP_CONST)
+		return true;
+	addr = n->l->val;
+	return !ktp_v_within(addr, size, _sdata, _edata) &&
+	       !ktp_v_within(addr, size, __bss_start, __bss_stop) &&
+	       !ktp_v_within(addr, size, __start_rodata, __end_rodata);
+}
+
 /**
  * ktp_v_gen_read() - a read of kernel or user memory
  * @c: the compiler
@@ -310,7 +341,7 @@ void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 {
 	ktp_gen(c, n->l, slot);
 	ktp_v_emit_read(c, slot, n->param & KTP_T_SIZE,
-			n->param & KTP_READ_USER);
+			n->param & KTP_READ_USER, ktp_v_read_may_fault(n));
 	ktp_emit_convert(c, BPF_REG_0, n->type);
 	ktp_store(c, slot, BPF_REG_0);
 }
@@ -333,13 +364,61 @@ static void ktp_v_emit_number(struct ktp_compiler *c, int reg)
 	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
 }
 
+/*
+ * The BTF type of a "t" probe's tracepoint, btf_trace_NAME (a pointer to
+ * the prototype of the functions the tracepoint calls), which the
+ * verifier types its arguments by: in vmlinux's BTF or in its module's.
+ * Found once, with the arguments that are integers or enums.
+ */
+static int ktp_v_tpoint_btf(struct ktp_compiler *c)
+{
+	const struct btf_param *params;
+	const struct btf_type *t;
+	unsigned int i, n;
+	char *name;
+	s32 id;
+
+	if (c->tp_btf_id)
+		return c->tp_btf_id < 0 ? c->tp_btf_id : 0;
+	name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
+	if (!name)
+		return -ENOMEM;
+	id = bpf_find_btf_id(name, BTF_KIND_TYPEDEF, &c->tp_btf);
+	kfree(name);
+	/* every tracepoint has one, where there is BTF */
+	if (id <= 0) {
+		c->tp_btf_id = -ENOENT;
+		return -ENOENT;
+	}
+	c->tp_btf_id = id;
+	t = btf_type_by_id(c->tp_btf, btf_type_by_id(c->tp_btf, id)->type);
+	if (!t || !btf_type_is_ptr(t))
+		return 0;
+	t = btf_type_by_id(c->tp_btf, t->type);
+	if (!t || !btf_type_is_func_proto(t))
+		return 0;
+	/* the first parameter is the tracepoint's data, not an argument */
+	params = btf_params(t);
+	n = min(btf_type_vlen(t), 33U);
+	for (i = 1; i < n; i++) {
+		t = btf_type_skip_modifiers(c->tp_btf, params[i].type, NULL);
+		if (t && (btf_type_is_int(t) || btf_is_any_enum(t)))
+			c->tp_scalars |= BIT(i - 1);
+	}
+	return 0;
+}
+
 /* Argument @num of a "t" probe's tracepoint, from 1, into @reg */
 static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 				 int reg)
 {
+	/* without its BTF type, loading the program says so (see below) */
+	if (ktp_v_tpoint_btf(c) == -ENOMEM && !c->error)
+		c->error = -ENOMEM;
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
 	/* a pointer to a struct is the verifier's BTF pointer: a number */
-	ktp_v_emit_number(c, reg);
+	if (num > 32 || !(c->tp_scalars & BIT(num - 1)))
+		ktp_v_emit_number(c, reg);
 }
 
 /**
@@ -420,7 +499,7 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
 				  ktp_arg_stack_offset(n->param)));
 	ktp_store(c, slot, BPF_REG_0);
-	ktp_v_emit_read(c, slot, 8, false);
+	ktp_v_emit_read(c, slot, 8, false, true);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
@@ -678,16 +757,11 @@ static void ktp_v_refused(union bpf_attr *attr, int err)
 
 /*
  * The program type of the probe's context, and for a "t" probe the BTF
- * type of its tracepoint (btf_trace_NAME, a pointer to the prototype of
- * the functions the tracepoint calls), which the verifier types its
- * arguments by: in vmlinux's BTF or in its module's.
+ * type of its tracepoint (see ktp_v_tpoint_btf()).
  */
 static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 {
-	struct btf *btf;
-	char *name;
-	int fd = 0;
-	s32 id;
+	int err, fd = 0;
 
 	if (c->env.flags & KTP_ENV_EVENT) {
 		attr->prog_type = BPF_PROG_TYPE_TRACEPOINT;
@@ -697,25 +771,19 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 		attr->prog_type = BPF_PROG_TYPE_KPROBE;
 		return 0;
 	}
-	name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
-	if (!name)
-		return -ENOMEM;
-	id = bpf_find_btf_id(name, BTF_KIND_TYPEDEF, &btf);
-	kfree(name);
-	/* every tracepoint has one, where there is BTF */
-	if (id <= 0)
-		return -ENOENT;
+	err = ktp_v_tpoint_btf(c);
+	if (err)
+		return err;
 	/* a module's BTF, by a descriptor while the program is loaded */
-	if (btf_is_module(btf))
-		fd = btf_get_fd_by_id(btf_obj_id(btf));
-	btf_put(btf);
+	if (btf_is_module(c->tp_btf))
+		fd = btf_get_fd_by_id(btf_obj_id(c->tp_btf));
 	if (fd < 0)
 		return fd;
 	c->btf_fd = fd;
 	attr->attach_btf_obj_fd = fd;
 	attr->prog_type = BPF_PROG_TYPE_TRACING;
 	attr->expected_attach_type = BPF_TRACE_RAW_TP;
-	attr->attach_btf_id = id;
+	attr->attach_btf_id = c->tp_btf_id;
 	return 0;
 }
 
@@ -806,6 +874,8 @@ void ktp_v_release(struct ktp_compiler *c)
 	if (c->btf_fd > 0)
 		close_fd(c->btf_fd);
 	c->btf_fd = 0;
+	btf_put(c->tp_btf);
+	c->tp_btf = NULL;
 }
 
 /**

@@ -14,6 +14,7 @@
 
 #include "ktp_expr.h"
 
+struct ktp_counters;
 struct pt_regs;
 
 /**
@@ -49,6 +50,8 @@ struct ktp_run_ctx {
  *	(see ktp_prog_by_id())
  * @owner: the probe, for the kfuncs of a "t" probe's program; set when
  *	   the program is first linked, NULL for a program never linked
+ * @counters: the probe's counters while a "t" probe is enabled, for
+ *	      ktp_tp_false(); NULL otherwise
  * @lits: string literals the program compares strings with
  * @nr_lits: number of @lits
  * @rcu: frees it after the kfuncs that found it by @id
@@ -62,6 +65,7 @@ struct ktp_prog {
 	unsigned int		nr_entry_args;
 	u32			id;
 	void			*owner;
+	struct ktp_counters __percpu *counters;
 	char			**lits;
 	unsigned int		nr_lits;
 	struct rcu_head		rcu;

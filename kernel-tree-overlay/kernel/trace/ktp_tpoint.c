@@ -200,27 +200,36 @@ static int ktp_tpoint_enable(struct trace_ktp *tk,
 {
 	struct ktp_tpoint *tpoint = tk->ref;
 	union bpf_attr attr = {};
-	int fd, link_fd;
+	int err, fd, link_fd;
 
 	if (!first)
 		return 0;
 	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
 	tk->prog->owner = tk;
+	WRITE_ONCE(tk->prog->counters, tk->counters);
 	bpf_prog_inc(tk->prog->prog);
 	fd = bpf_prog_new_fd(tk->prog->prog);
 	if (fd < 0) {
 		bpf_prog_put(tk->prog->prog);
-		return fd;
+		err = fd;
+		goto fail;
 	}
 	/* a BTF raw tracepoint program: the tracepoint is the program's */
 	attr.raw_tracepoint.prog_fd = fd;
 	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
 	close_fd(fd);
-	if (link_fd < 0)
-		return link_fd;
+	if (link_fd < 0) {
+		err = link_fd;
+		goto fail;
+	}
 	tpoint->link = fget(link_fd);
 	close_fd(link_fd);
-	return tpoint->link ? 0 : -EBADF;
+	if (tpoint->link)
+		return 0;
+	err = -EBADF;
+fail:
+	WRITE_ONCE(tk->prog->counters, NULL);
+	return err;
 }
 
 static void ktp_tpoint_disable(struct trace_ktp *tk,
@@ -236,6 +245,7 @@ static void ktp_tpoint_disable(struct trace_ktp *tk,
 	 * No hit counts once disabling returns: the kfuncs see the probe
 	 * disabled.
 	 */
+	WRITE_ONCE(tk->prog->counters, NULL);
 	fput(tpoint->link);
 	tpoint->link = NULL;
 	tracepoint_synchronize_unregister();
@@ -337,14 +347,18 @@ __bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
  */
 __bpf_kfunc void ktp_tp_false(u32 id, u64 faults)
 {
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct ktp_prog *kp = ktp_prog_by_id(id);
+	struct ktp_counters __percpu *pcp;
 	struct ktp_counters *counters;
 
-	/* a hit of a link still being released: not the probe's */
-	if (unlikely(!tk) ||
-	    !(trace_probe_load_flag(&tk->tp) & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+	/*
+	 * The counters are there while the probe is enabled: a hit of a
+	 * link still being released is not the probe's.
+	 */
+	pcp = kp ? READ_ONCE(kp->counters) : NULL;
+	if (unlikely(!pcp))
 		return;
-	counters = this_cpu_ptr(tk->counters);
+	counters = this_cpu_ptr(pcp);
 	local_inc(&counters->cond_false);
 	if (unlikely(faults))
 		local_add(faults, &counters->faults);
