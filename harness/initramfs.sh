@@ -36,8 +36,18 @@ done
 cp /usr/bin/trace-cmd "$ROOT/usr/bin/trace-cmd"
 # and Debian's perf tool (linux-perf), for perf stat and perf record
 cp /usr/bin/perf "$ROOT/usr/bin/perf"
-# and Debian's bpftool, which lists, dumps and counts KTP's BPF programs
-cp /usr/sbin/bpftool "$ROOT/usr/sbin/bpftool"
+# and bpftool, which lists, dumps and counts KTP's BPF programs: the
+# kernel tree's own, built with libbfd (binutils-dev) so that `bpftool
+# prog dump jited` disassembles them, which Debian's cannot
+say "building bpftool"
+mkdir -p "$BUILD/bpftool"
+make -s -C "$SRC/tools/bpf/bpftool" OUTPUT="$BUILD/bpftool/" \
+	feature-llvm=0 feature-clang-bpf-co-re=0 -j"$(nproc)" \
+	> "$LOGS/bpftool-build.log" 2>&1 ||
+	{ tail -20 "$LOGS/bpftool-build.log" >&2; die "building bpftool failed"; }
+"$BUILD/bpftool/bpftool" version | grep -q 'features:.*libbfd' ||
+	die "bpftool was built without libbfd: apt-get install binutils-dev"
+cp "$BUILD/bpftool/bpftool" "$ROOT/usr/sbin/bpftool"
 # kselftest's runner.sh needs GNU timeout (--foreground)
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"

@@ -162,6 +162,7 @@ struct ktp_compiler {
 	struct btf		*tp_btf;	/* "t": where btf_trace_NAME is */
 	s32			tp_btf_id;	/* "t": btf_trace_NAME, once found */
 	u32			tp_scalars;	/* "t": bit N-1: $argN is no pointer */
+	int			false_fd;	/* "t": of its false hits' map */
 };
 
 static inline bool ktp_is_signed(int type)

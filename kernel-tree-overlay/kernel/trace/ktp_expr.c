@@ -152,7 +152,7 @@ int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 }
 
 /* The kfuncs of a "t" probe's program, see struct ktp_expr_env */
-enum { KTP_KFUNC_ENTER, KTP_KFUNC_RECORD, KTP_KFUNC_FALSE };
+enum { KTP_KFUNC_ENTER, KTP_KFUNC_RECORD };
 
 /*
  * Once its condition is true, a "t" probe's program enters the hit (see
@@ -303,7 +303,8 @@ static void ktp_load_faults(struct ktp_compiler *c, int reg)
 
 /*
  * A "t" probe's program ends by recording the hit it entered, or by
- * counting a false condition; the tracepoint ignores what it returns.
+ * counting a false condition itself (ktp_v_emit_count_false()); the
+ * tracepoint ignores what it returns.
  */
 static void ktp_tpoint_exits(struct ktp_compiler *c)
 {
@@ -323,9 +324,7 @@ static void ktp_tpoint_exits(struct ktp_compiler *c)
 		return;
 	for (i = 0; i < c->nr_false_jumps; i++)
 		ktp_land(c, c->false_jumps[i]);
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, c->id));
-	ktp_load_faults(c, BPF_REG_2);
-	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_FALSE]);
+	ktp_v_emit_count_false(c);
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
 	ktp_emit(c, BPF_EXIT_INSN());
 }
@@ -396,6 +395,7 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 		goto out;
 	}
 	kp->prog = fp;
+	kp->false_map = ktp_v_take_false_map(c);
 	kp->on_record = c->env.flags & KTP_ENV_EVENT;
 	kp->run_inline = !(c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT)) &&
 			 !c->nr_entry_args;
@@ -444,5 +444,7 @@ void ktp_prog_free(struct ktp_prog *kp)
 		ktp_v_free_id(kp->id);
 	bpf_prog_put(kp->prog);
 	kp->prog = NULL;
+	if (kp->false_map)
+		bpf_map_put(kp->false_map);
 	call_rcu(&kp->rcu, ktp_prog_free_rcu);
 }

@@ -39,8 +39,8 @@ struct trace_event_call;
  *	    (btf_trace_NAME) its program is loaded for
  * @kfuncs: the BTF ids of the kfuncs a "t" probe's program ends in: the
  *	    one that enters a hit whose condition is true (it returns the
- *	    level of the hit's values, or < 0 for no hit), the one that
- *	    records it, and the one that counts a false condition
+ *	    level of the hit's values, or < 0 for no hit), and the one
+ *	    that records it
  * @name: the probe's name, which names its BPF program
  */
 struct ktp_expr_env {

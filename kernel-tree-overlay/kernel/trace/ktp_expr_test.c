@@ -1772,7 +1772,6 @@ static void ktp_expr_string_field_test(struct kunit *test)
 BTF_ID_LIST(ktp_test_tp_kfuncs)
 BTF_ID(func, ktp_tp_enter)
 BTF_ID(func, ktp_tp_record)
-BTF_ID(func, ktp_tp_false)
 
 /* A "t" probe's program, on sched_switch, is one the verifier accepts */
 static void ktp_expr_tpoint_test(struct kunit *test)

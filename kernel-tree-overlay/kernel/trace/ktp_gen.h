@@ -74,6 +74,8 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot);
 void ktp_v_emit_tpoint_args(struct ktp_compiler *c);
 struct bpf_prog *ktp_v_finish(struct ktp_compiler *c);
 void ktp_v_emit_exit(struct ktp_compiler *c, bool truth);
+void ktp_v_emit_count_false(struct ktp_compiler *c);
+struct bpf_map *ktp_v_take_false_map(struct ktp_compiler *c);
 void ktp_v_release(struct ktp_compiler *c);
 
 void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,

@@ -629,6 +629,121 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, reg, slot * 8));
 }
 
+/*
+ * A "t" probe's program counts its false hits, and the reads of them that
+ * faulted, in an array map of its own: this CPU's cache line of its one
+ * value, two words, so that CPUs do not share a line.
+ */
+#define KTP_V_FALSE_SHIFT	max(L1_CACHE_SHIFT, 4)
+
+static int ktp_v_false_map_fd(struct ktp_compiler *c)
+{
+	union bpf_attr attr = {};
+	int err, fd;
+
+	if (c->false_fd > 0)
+		return c->false_fd;
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(u32);
+	attr.value_size = nr_cpu_ids << KTP_V_FALSE_SHIFT;
+	attr.max_entries = 1;
+	strscpy(attr.map_name, "ktp_false", sizeof(attr.map_name));
+	fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd >= 0) {
+		/* as ktp_area_map: bpf() cannot write it, the program does */
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		err = kern_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		if (err) {
+			close_fd(fd);
+			fd = err;
+		}
+	}
+	if (fd < 0 && !c->error)
+		c->error = fd;
+	c->false_fd = fd;
+	return fd;
+}
+
+/**
+ * ktp_v_emit_count_false() - count a "t" probe's false hit, with no call
+ * @c: the compiler of a "t" probe's program
+ *
+ * The CPU number is the verifier's inline of bpf_get_smp_processor_id().
+ * A plain increment: the program does not run twice at once on a CPU,
+ * BPF counts a nested run as missed (see ktp_prog_missed()).
+ */
+void ktp_v_emit_count_false(struct ktp_compiler *c)
+{
+	int fd = ktp_v_false_map_fd(c), out;
+	/* the address of its value, at offset 0 */
+	struct bpf_insn ld[2] = {
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_VALUE, (u32)fd)
+	};
+
+	if (fd < 0)
+		return;
+	ktp_v_call_helper(c, BPF_FUNC_get_smp_processor_id);
+	out = ktp_jump(c, BPF_JMP_IMM(BPF_JGE, BPF_REG_0, nr_cpu_ids, 0));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_LSH, BPF_REG_0, KTP_V_FALSE_SHIFT));
+	ktp_emit(c, ld[0]);
+	ktp_emit(c, ld[1]);
+	ktp_emit(c, BPF_ALU64_REG(BPF_ADD, BPF_REG_1, BPF_REG_0));
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, 1));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_2, 0));
+	if (c->has_faults) {
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_FP,
+					KTP_V_FAULTS));
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_1, 8));
+		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_2));
+		ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_3, 8));
+	}
+	ktp_land(c, out);
+}
+
+/**
+ * ktp_prog_false_counts() - the false hits a "t" probe's program counted
+ * @kp: the program
+ * @hits: the false hits are added here
+ * @faults: the reads of them that faulted are added here
+ */
+void ktp_prog_false_counts(const struct ktp_prog *kp, unsigned long *hits,
+			   unsigned long *faults)
+{
+	const u64 *val;
+	int cpu;
+
+	if (!kp->false_map)
+		return;
+	val = (const u64 *)container_of(kp->false_map, struct bpf_array,
+				       map)->value;
+	for_each_possible_cpu(cpu) {
+		const u64 *line = val + ((cpu << KTP_V_FALSE_SHIFT) / sizeof(u64));
+
+		*hits += READ_ONCE(line[0]);
+		*faults += READ_ONCE(line[1]);
+	}
+}
+
+/**
+ * ktp_v_take_false_map() - the map a program counts its false hits in
+ * @c: the compiler, whose program was loaded
+ *
+ * Return: the map, with a reference for the program's struct ktp_prog,
+ * or NULL if the program has none.
+ */
+struct bpf_map *ktp_v_take_false_map(struct ktp_compiler *c)
+{
+	struct bpf_map *map;
+
+	if (c->false_fd <= 0)
+		return NULL;
+	/* the loaded program holds it too: this cannot fail */
+	map = bpf_map_get(c->false_fd);
+	return IS_ERR(map) ? NULL : map;
+}
+
 /* The program's ends, see ktp_emit_exits(): (faults << 1) | true */
 void ktp_v_emit_exit(struct ktp_compiler *c, bool truth)
 {
@@ -876,6 +991,9 @@ void ktp_v_release(struct ktp_compiler *c)
 	c->btf_fd = 0;
 	btf_put(c->tp_btf);
 	c->tp_btf = NULL;
+	if (c->false_fd > 0)
+		close_fd(c->false_fd);
+	c->false_fd = 0;
 }
 
 /**

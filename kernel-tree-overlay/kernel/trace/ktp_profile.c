@@ -47,8 +47,10 @@ static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
 	 * raw tracepoint missed the program: count them here.
 	 */
 	missed = tk->rp.kp.nmissed + tk->rp.nmissed;
-	if (tk->prog)
+	if (tk->prog) {
 		missed += ktp_prog_missed(tk->prog->prog);
+		ktp_prog_false_counts(tk->prog, &cond_false, &faults);
+	}
 	for_each_possible_cpu(cpu) {
 		struct ktp_counters *c = per_cpu_ptr(tk->counters, cpu);
 

@@ -14,7 +14,7 @@
 
 #include "ktp_expr.h"
 
-struct ktp_counters;
+struct bpf_map;
 struct pt_regs;
 
 /**
@@ -50,8 +50,8 @@ struct ktp_run_ctx {
  *	(see ktp_prog_by_id())
  * @owner: the probe, for the kfuncs of a "t" probe's program; set when
  *	   the program is first linked, NULL for a program never linked
- * @counters: the probe's counters while a "t" probe is enabled, for
- *	      ktp_tp_false(); NULL otherwise
+ * @false_map: where a "t" probe's program counts its false hits, one
+ *	       cache line a CPU (see ktp_prog_false_counts()), or NULL
  * @lits: string literals the program compares strings with
  * @nr_lits: number of @lits
  * @rcu: frees it after the kfuncs that found it by @id
@@ -65,7 +65,7 @@ struct ktp_prog {
 	unsigned int		nr_entry_args;
 	u32			id;
 	void			*owner;
-	struct ktp_counters __percpu *counters;
+	struct bpf_map		*false_map;
 	char			**lits;
 	unsigned int		nr_lits;
 	struct rcu_head		rcu;
@@ -216,5 +216,9 @@ int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
 void ktp_prog_free(struct ktp_prog *kp);
+
+/* ktp_gen_v.c: what a "t" probe's program counted itself */
+void ktp_prog_false_counts(const struct ktp_prog *kp, unsigned long *hits,
+			   unsigned long *faults);
 
 #endif /* _KERNEL_TRACE_KTP_PROG_H */

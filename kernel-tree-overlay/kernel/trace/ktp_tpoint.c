@@ -3,9 +3,9 @@
  * KTP: "t" probes, on tracepoints. A "t" probe's program is a BTF raw
  * tracepoint program (BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP) on the
  * tracepoint's arguments, which reads them as $arg1..$argN. It is
- * attached by a BPF link while the probe is enabled, and ends in one of
- * the kfuncs ktp_tp_enter(), ktp_tp_record() and ktp_tp_false(), which
- * count the hit and write its records.
+ * attached by a BPF link while the probe is enabled. When its condition
+ * holds it calls the kfuncs ktp_tp_enter() and ktp_tp_record(), which
+ * count the hit and write its records; it counts a false one itself.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
@@ -124,7 +124,6 @@ static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 BTF_ID_LIST(ktp_tpoint_kfunc_btf_ids)
 BTF_ID(func, ktp_tp_enter)
 BTF_ID(func, ktp_tp_record)
-BTF_ID(func, ktp_tp_false)
 
 static int ktp_tpoint_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
 {
@@ -200,36 +199,27 @@ static int ktp_tpoint_enable(struct trace_ktp *tk,
 {
 	struct ktp_tpoint *tpoint = tk->ref;
 	union bpf_attr attr = {};
-	int err, fd, link_fd;
+	int fd, link_fd;
 
 	if (!first)
 		return 0;
 	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
 	tk->prog->owner = tk;
-	WRITE_ONCE(tk->prog->counters, tk->counters);
 	bpf_prog_inc(tk->prog->prog);
 	fd = bpf_prog_new_fd(tk->prog->prog);
 	if (fd < 0) {
 		bpf_prog_put(tk->prog->prog);
-		err = fd;
-		goto fail;
+		return fd;
 	}
 	/* a BTF raw tracepoint program: the tracepoint is the program's */
 	attr.raw_tracepoint.prog_fd = fd;
 	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
 	close_fd(fd);
-	if (link_fd < 0) {
-		err = link_fd;
-		goto fail;
-	}
+	if (link_fd < 0)
+		return link_fd;
 	tpoint->link = fget(link_fd);
 	close_fd(link_fd);
-	if (tpoint->link)
-		return 0;
-	err = -EBADF;
-fail:
-	WRITE_ONCE(tk->prog->counters, NULL);
-	return err;
+	return tpoint->link ? 0 : -EBADF;
 }
 
 static void ktp_tpoint_disable(struct trace_ktp *tk,
@@ -242,10 +232,10 @@ static void ktp_tpoint_disable(struct trace_ktp *tk,
 	/*
 	 * The link's release unregisters it from the tracepoint, as closing
 	 * its last descriptor does: before this task returns to user space.
-	 * No hit counts once disabling returns: the kfuncs see the probe
-	 * disabled.
+	 * No hit is recorded once disabling returns: the kfuncs see the
+	 * probe disabled. (A false hit until then, which the program counts
+	 * itself, is counted.)
 	 */
-	WRITE_ONCE(tk->prog->counters, NULL);
 	fput(tpoint->link);
 	tpoint->link = NULL;
 	tracepoint_synchronize_unregister();
@@ -340,40 +330,14 @@ __bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
 				      NULL, ktp_level_vals(level)));
 }
 
-/**
- * ktp_tp_false - count the hit of a "t" probe whose condition is false
- * @id: the id of the probe's program
- * @faults: the reads of the hit that faulted
- */
-__bpf_kfunc void ktp_tp_false(u32 id, u64 faults)
-{
-	struct ktp_prog *kp = ktp_prog_by_id(id);
-	struct ktp_counters __percpu *pcp;
-	struct ktp_counters *counters;
-
-	/*
-	 * The counters are there while the probe is enabled: a hit of a
-	 * link still being released is not the probe's.
-	 */
-	pcp = kp ? READ_ONCE(kp->counters) : NULL;
-	if (unlikely(!pcp))
-		return;
-	counters = this_cpu_ptr(pcp);
-	local_inc(&counters->cond_false);
-	if (unlikely(faults))
-		local_add(faults, &counters->faults);
-}
-
 __bpf_kfunc_end_defs();
 
 NOKPROBE_SYMBOL(ktp_tp_enter);
 NOKPROBE_SYMBOL(ktp_tp_record);
-NOKPROBE_SYMBOL(ktp_tp_false);
 
 BTF_KFUNCS_START(ktp_tpoint_kfunc_ids)
 BTF_ID_FLAGS(func, ktp_tp_enter)
 BTF_ID_FLAGS(func, ktp_tp_record)
-BTF_ID_FLAGS(func, ktp_tp_false)
 BTF_KFUNCS_END(ktp_tpoint_kfunc_ids)
 
 /* As ktp_strcmp(): only the program KTP is loading may call them */

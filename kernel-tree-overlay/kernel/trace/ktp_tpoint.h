@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KTP's "t" probes (ktp_tpoint.c): the kfuncs a probe's program ends in,
+ * KTP's "t" probes (ktp_tpoint.c): the kfuncs a probe's program calls,
  * which the verifier lets only the programs KTP loads call.
  */
 #ifndef _KERNEL_TRACE_KTP_TPOINT_H
@@ -10,6 +10,5 @@
 
 int ktp_tp_enter(u32 id);
 void ktp_tp_record(u32 id, u64 faults);
-void ktp_tp_false(u32 id, u64 faults);
 
 #endif /* _KERNEL_TRACE_KTP_TPOINT_H */
