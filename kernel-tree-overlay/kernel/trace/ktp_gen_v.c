@@ -630,6 +630,27 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 }
 
 /*
+ * A map made as @attr says, then frozen: bpf() cannot write it, through a
+ * descriptor its id opens or any other; KTP's programs still do.
+ */
+static int ktp_v_frozen_map(union bpf_attr *attr)
+{
+	union bpf_attr freeze = {};
+	int err, fd;
+
+	fd = kern_sys_bpf(BPF_MAP_CREATE, attr, sizeof(*attr));
+	if (fd < 0)
+		return fd;
+	freeze.map_fd = fd;
+	err = kern_sys_bpf(BPF_MAP_FREEZE, &freeze, sizeof(freeze));
+	if (err) {
+		close_fd(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
  * A "t" probe's program counts its false hits, and the reads of them that
  * faulted, in an array map of its own: this CPU's cache line of its one
  * value, two words, so that CPUs do not share a line.
@@ -639,7 +660,7 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
 static int ktp_v_false_map_fd(struct ktp_compiler *c)
 {
 	union bpf_attr attr = {};
-	int err, fd;
+	int fd;
 
 	if (c->false_fd > 0)
 		return c->false_fd;
@@ -648,17 +669,7 @@ static int ktp_v_false_map_fd(struct ktp_compiler *c)
 	attr.value_size = nr_cpu_ids << KTP_V_FALSE_SHIFT;
 	attr.max_entries = 1;
 	strscpy(attr.map_name, "ktp_false", sizeof(attr.map_name));
-	fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
-	if (fd >= 0) {
-		/* as ktp_area_map: bpf() cannot write it, the program does */
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		err = kern_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
-		if (err) {
-			close_fd(fd);
-			fd = err;
-		}
-	}
+	fd = ktp_v_frozen_map(&attr);
 	if (fd < 0 && !c->error)
 		c->error = fd;
 	c->false_fd = fd;
@@ -790,7 +801,7 @@ static int ktp_v_area_fd(void)
 {
 	union bpf_attr attr = {};
 	struct bpf_map *map;
-	int err, fd;
+	int fd;
 
 	lockdep_assert_held(&ktp_area_mutex);
 	if (!ktp_area_map) {
@@ -799,17 +810,10 @@ static int ktp_v_area_fd(void)
 		attr.value_size = KTP_AREA_WORDS * sizeof(u64);
 		attr.max_entries = 1;
 		strscpy(attr.map_name, "ktp_area", sizeof(attr.map_name));
-		fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+		fd = ktp_v_frozen_map(&attr);
 		if (fd < 0)
 			return fd;
-		/*
-		 * Frozen: bpf() cannot write it, through a descriptor its
-		 * id opens or any other; KTP's programs still do.
-		 */
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		err = kern_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
-		map = err ? ERR_PTR(err) : bpf_map_get(fd);
+		map = bpf_map_get(fd);
 		close_fd(fd);
 		if (IS_ERR(map))
 			return PTR_ERR(map);
