@@ -22,6 +22,8 @@ row() { # NAME COMMAND...: one figure
 	echo "KTP-BENCH: $name $v"
 }
 calls() { row "$1" /ktp_bench syscall 20000; }
+reads() { row "$1" /ktp_bench read 20000; }
+switches() { row "$1" /ktp_bench switch 5000; }
 quiet() { "$@" > /dev/null 2>&1; }
 
 # An offset in $fn where a kprobe is optimized (a jump, not int3):
@@ -50,6 +52,11 @@ echo 'a == 12345' > events/kprobes/kp/filter
 calls kprobe_events_false_filter
 echo 0 > events/kprobes/kp/enable
 echo > kprobe_events
+
+# read() of a byte of /dev/zero, the workload of the vfs_read() rows
+reads read_baseline
+# a context switch, the workload of the sched_switch rows
+switches switch_baseline
 
 # BPF programs whose condition is false
 row bpf_kprobe_false /ktp_bench bpf-kprobe $fn 0
@@ -84,6 +91,10 @@ row define_kprobe /ktp_bench define kprobe_events "p:kd $fn a=%di:u64" -- \
 	kprobe_events "-:kd"
 row define_kprobe_filter4 /ktp_bench define kprobe_events "p:kd $fn a=%di:u64" \
 	events/kprobes/kd/filter "$filter4" -- kprobe_events "-:kd"
+# BTF fetch arguments: 2 parameters by name, 2 member chains
+btf4='count pos file->f_flags file->f_path.dentry'
+row define_kprobe_btf4 /ktp_bench define kprobe_events "p:kd vfs_read $btf4" -- \
+	kprobe_events "-:kd"
 
 if [ ! -e ktp_probes ]; then
 	echo "KTP-BENCH: kernel unpatched"
@@ -91,15 +102,20 @@ if [ ! -e ktp_probes ]; then
 fi
 echo "KTP-BENCH: kernel patched"
 
-ktp() { # NAME DEFINITION [jit|interp]: getppid() with it enabled
-	echo "$2" > ktp_probes || { echo "KTP-BENCH: error: $1: $2"; return; }
-	[ -z "$3" ] || grep -q "cond=$3" ktp_profile ||
-		echo "KTP-BENCH: error: $1: not cond=$3: $(cat ktp_profile)"
+# WORKLOAD NAME DEFINITION [jit|interp]: WORKLOAD (calls or reads) with
+# the probe ktp/kt enabled
+ktp_run() {
+	echo "$3" > ktp_probes || { echo "KTP-BENCH: error: $2: $3"; return; }
+	[ -z "$4" ] || grep -q "cond=$4" ktp_profile ||
+		echo "KTP-BENCH: error: $2: not cond=$4: $(cat ktp_profile)"
 	echo 1 > events/ktp/kt/enable
-	calls "$1"
+	"$1" "$2"
 	echo 0 > events/ktp/kt/enable
 	echo > ktp_probes
 }
+ktp() { ktp_run calls "$@"; }	# getppid()
+ktpr() { ktp_run reads "$@"; }	# read() of a byte: vfs_read()
+ktps() { ktp_run switches "$@"; }	# a context switch: sched_switch
 
 echo "p:kt $fn a=%di:u64" > ktp_probes
 calls ktp_p_defined_disabled
@@ -126,16 +142,29 @@ ktp ktp_p_strcmp16_worst "p:kt $fn if $worst" jit
 # a read of a 0 (the high half of the user CS that entry_SYSCALL_64
 # pushed in pt_regs): the inline load, then the helper reads it again;
 # a read of the kernel image's data, which cannot fault, is not
-ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)(\$arg1 + 140) != 0" jit
+ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)((u64)\$arg1 + 140) != 0" jit
 [ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
+# typed by BTF: current, a struct task_struct *, and its pid
+ktp ktp_p_current_false_jit "p:kt $fn a=%di:u64 if current->pid == 99999" jit
 ktp ktp_tp_sys_enter_false "t:kt sys_enter if \$arg2 == 99999" jit
 ktp ktp_tp_sys_enter_record "t:kt sys_enter id=\$arg2:s64"
 ktp ktp_evt_sys_enter_false "e:kt raw_syscalls.sys_enter if \$id == 99999"
 ktp ktp_evt_sys_enter_record "e:kt raw_syscalls.sys_enter id=\$id"
 
+# vfs_read() under read(): the floor, then a chain of 3 '->' and a
+# string compare whose first byte differs ("zero" is not "x")
+ktpr ktp_read_const_false "p:kt vfs_read if 0"
+ktpr ktp_read_chain_str_false_jit \
+	'p:kt vfs_read if file->f_path.dentry->d_name.name == "x"' jit
+# sched_switch's arguments by name: prev->pid is one read, typed
+ktps ktp_tp_switch_prev_pid_false "t:kt sched_switch if prev->pid == 999999" jit
+ktps ktp_tp_switch_arg_false "t:kt sched_switch if \$arg1 == 2" jit
+
 row define_ktp /ktp_bench define ktp_probes "p:kd $fn a=%di:u64" -- \
 	ktp_probes "-:kd"
 row define_ktp_cond10 /ktp_bench define ktp_probes "p:kd $fn a=%di:u64 if $cond10" -- \
+	ktp_probes "-:kd"
+row define_ktp_btf4 /ktp_bench define ktp_probes "p:kd vfs_read $btf4" -- \
 	ktp_probes "-:kd"
 
 echo 0 > /proc/sys/net/core/bpf_jit_enable

@@ -15,6 +15,12 @@
  *	the same with a raw tracepoint program on TRACEPOINT whose
  *	condition (its second argument, the syscall id of sys_enter,
  *	== 99999) is false
+ *   ktp_bench read [CALLS]
+ *	instructions per read() of one byte of /dev/zero (vfs_read())
+ *   ktp_bench switch [ROUNDS]
+ *	instructions per context switch: a byte sent back and forth through
+ *	two pipes between this process and a child, on one CPU, two
+ *	switches a round (default 5000 rounds a run)
  *   ktp_bench pagefault [PAGES]
  *	instructions per first write to a page of an anonymous mapping
  *	(default 2048 pages a run, rounded up to whole page tables), the
@@ -39,6 +45,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <asm/ptrace.h>
 
@@ -87,6 +94,72 @@ static double syscall_cost(long calls)
 			best = t;
 	}
 	return (double)best / calls;
+}
+
+/* Instructions per read() of one byte of /dev/zero */
+static double read_cost(long calls)
+{
+	long long t, best = -1;
+	char byte;
+	long i;
+	int run, fd;
+
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		fail("/dev/zero");
+	for (run = 0; run < RUNS; run++) {
+		t = now_ns();
+		for (i = 0; i < calls; i++)
+			if (read(fd, &byte, 1) != 1)
+				fail("read");
+		t = now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	close(fd);
+	return (double)best / calls;
+}
+
+/* Instructions per context switch, by a ping-pong with a child */
+static double switch_cost(long rounds)
+{
+	int ping[2], pong[2], status;
+	long long t, best = -1;
+	char byte = 0;
+	pid_t child;
+	long i;
+	int run;
+
+	if (pipe(ping) || pipe(pong))
+		fail("pipe");
+	child = fork();
+	if (child < 0)
+		fail("fork");
+	if (!child) {
+		close(ping[1]);
+		close(pong[0]);
+		while (read(ping[0], &byte, 1) == 1)
+			if (write(pong[1], &byte, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	close(ping[0]);
+	close(pong[1]);
+	for (run = 0; run < RUNS; run++) {
+		t = now_ns();
+		for (i = 0; i < rounds; i++)
+			if (write(ping[1], &byte, 1) != 1 ||
+			    read(pong[0], &byte, 1) != 1)
+				fail("ping-pong");
+		t = now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	close(ping[1]);
+	if (waitpid(child, &status, 0) != child || status)
+		fail("child");
+	close(pong[0]);
+	return (double)best / rounds / 2;
 }
 
 /*
@@ -291,6 +364,10 @@ int main(int argc, char **argv)
 		fd = attach_bpf_rawtp(argv[2]);
 		cost = syscall_cost(count_arg(argc, argv, 3, 20000));
 		close(fd);
+	} else if (!strcmp(mode, "switch")) {
+		cost = switch_cost(count_arg(argc, argv, 2, 5000));
+	} else if (!strcmp(mode, "read")) {
+		cost = read_cost(count_arg(argc, argv, 2, 20000));
 	} else if (!strcmp(mode, "pagefault")) {
 		cost = pagefault_cost(count_arg(argc, argv, 2, 2048));
 	} else if (!strcmp(mode, "define")) {

@@ -50,6 +50,13 @@ ROWS = [
     ("ktp_tp_sys_enter_record", "KTP t on tracepoint sys_enter, recording", "call"),
     ("ktp_evt_sys_enter_false", "KTP e on event raw_syscalls:sys_enter, false", "call"),
     ("ktp_evt_sys_enter_record", "KTP e on event raw_syscalls:sys_enter, recording", "call"),
+    ("ktp_p_current_false_jit", "KTP p, current->pid == X false, JIT", "call"),
+    ("read_baseline", "read() of a byte of /dev/zero, nothing enabled", "abs"),
+    ("ktp_read_const_false", "KTP p vfs_read, condition 0 (read floor)", "read"),
+    ("ktp_read_chain_str_false_jit", "KTP p vfs_read, 3 '->' + string ==, false", "read"),
+    ("switch_baseline", "a context switch (pipe ping-pong), nothing enabled", "abs"),
+    ("ktp_tp_switch_arg_false", "KTP t sched_switch, $arg1 == X false", "switch"),
+    ("ktp_tp_switch_prev_pid_false", "KTP t sched_switch, prev->pid == X false", "switch"),
     ("pagefault_off", "page fault, every event off", "abs"),
     ("pagefault_user_record", "page fault, page_fault_user recording", "abs"),
     ("pagefault_trap_entry", "page fault, trap_entry enabled", "abs"),
@@ -57,14 +64,27 @@ ROWS = [
     ("define_kprobe_filter4", "definition: kprobe_events + 4-term filter", "abs"),
     ("define_ktp", "definition: KTP", "abs"),
     ("define_ktp_cond10", "definition: KTP + 10-op condition", "abs"),
+    ("define_kprobe_btf4", "definition: kprobe_events, 2 names + 2 chains", "abs"),
+    ("define_ktp_btf4", "definition: KTP, the same BTF args", "abs"),
 ]
 
 
-def added(v, key):
-    """What @key adds to the same kernel's bare getppid(), or None."""
-    if key not in v or "syscall_baseline" not in v:
+def added(v, key, base="syscall_baseline"):
+    """What @key adds to the same kernel's bare getppid() (or @base), or
+    None."""
+    if key not in v or base not in v:
         return None
-    return v[key] - v["syscall_baseline"]
+    return v[key] - v[base]
+
+
+def added_read(v, key):
+    """What @key adds to the same kernel's bare read() of a byte."""
+    return added(v, key, "read_baseline")
+
+
+def added_switch(v, key):
+    """What @key adds to the same kernel's bare context switch."""
+    return added(v, key, "switch_baseline")
 
 
 def targets(u, p):
@@ -102,6 +122,14 @@ def targets(u, p):
           lambda a, b: a <= b + 2, p.get("pagefault_trap_entry"), u.get("pagefault_off")),
         t("define_ktp_cond10", "<= 600000, verifier included",
           lambda a: a <= 600000, p.get("define_ktp_cond10")),
+        t("ktp_p_current_false_jit", "<= KTP p false (%di == X) + 10",
+          lambda a, b: a <= b + 10, added(p, "ktp_p_current_false_jit"),
+          added(p, "ktp_p_false_jit")),
+        t("ktp_read_chain_str_false_jit", "<= read floor + 3 x 15",
+          lambda a, f: a <= f + 45, added_read(p, "ktp_read_chain_str_false_jit"),
+          added_read(p, "ktp_read_const_false")),
+        t("define_ktp_btf4", "<= kprobe_events, same args",
+          lambda a, k: a <= k, p.get("define_ktp_btf4"), p.get("define_kprobe_btf4")),
     ]
     return {k: (text, met) for k, text, met in out}
 
@@ -111,6 +139,10 @@ def fmt(v, key, kind):
         return "-"
     if kind == "call":
         return "%+.1f" % added(v, key)
+    if kind == "read":
+        return "%+.1f" % added_read(v, key)
+    if kind == "switch":
+        return "%+.1f" % added_switch(v, key)
     return "%.1f" % v[key]
 
 

@@ -18,7 +18,7 @@ static bool ktp_is_expr_type(const char *type)
 {
 	static const char * const types[] = {
 		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
-		"x8", "x16", "x32", "x64",
+		"x8", "x16", "x32", "x64", "string", "ustring", "symbol",
 	};
 
 	return match_string(types, ARRAY_SIZE(types), type) >= 0;
@@ -52,6 +52,75 @@ static bool ktp_looks_like_expr(const char *s, size_t len)
 }
 
 /*
+ * Is @s (@len characters) a BTF fetch argument of probe events, which
+ * trace_probe.c parses? A parameter of the probed function at its entry,
+ * or an "r" probe's $retval, with members, as in "file->f_path.dentry"
+ * or "$retval->f_flags". (An "r" probe's parameters are its program's,
+ * which saves what its expressions read at the entry; $argN followed by
+ * a member is an expression.)
+ */
+static bool ktp_is_btf_fetch_arg(struct ktp_compiler *comp,
+				 struct traceprobe_parse_context *ctx,
+				 const char *s, size_t len)
+{
+	char name[MAX_ARG_NAME_LEN];
+	size_t i, n;
+
+	if (!ctx->funcname)
+		return false;
+	for (n = 0; n < len && (isalnum(s[n]) || s[n] == '_' ||
+				(!n && s[n] == '$')); n++)
+		;
+	if (!n || n >= sizeof(name))
+		return false;
+	for (i = n; i < len;) {
+		if (s[i] == '.')
+			i++;
+		else if (s[i] == '-' && i + 1 < len && s[i + 1] == '>')
+			i += 2;
+		else
+			return false;
+		if (i >= len || !(isalpha(s[i]) || s[i] == '_'))
+			return false;
+		while (i < len && (isalnum(s[i]) || s[i] == '_'))
+			i++;
+	}
+	memcpy(name, s, n);
+	name[n] = '\0';
+	if (!strcmp(name, "$retval"))
+		return n < len && tparg_is_function_return(ctx->flags);
+	return tparg_is_function_entry(ctx->flags) &&
+	       ktp_compiler_has_param(comp, name);
+}
+
+/*
+ * Fetch argument @i, @arg, as trace_probe.c parses it. A BTF argument
+ * that is a char * or a char array, with no type given, is parsed again
+ * as ARG:string: KTP records a string as one by default, where
+ * trace_probe.c records the pointer or the array's first bytes.
+ */
+static int ktp_parse_probe_arg(struct trace_ktp *tk, int i, const char *arg,
+			       bool typed, struct traceprobe_parse_context *ctx)
+{
+	char *str;
+	int ret;
+
+	ctx->offset = 0;
+	ret = traceprobe_parse_probe_arg(&tk->tp, i, arg, ctx);
+	if (ret || typed || !traceprobe_btf_last_is_string(ctx))
+		return ret;
+	str = kasprintf(GFP_KERNEL, "%s:string", arg);
+	if (!str)
+		return -ENOMEM;
+	traceprobe_free_probe_arg(&tk->tp.args[i]);
+	memset(&tk->tp.args[i], 0, sizeof(tk->tp.args[i]));
+	ctx->offset = 0;
+	ret = traceprobe_parse_probe_arg(&tk->tp, i, str, ctx);
+	kfree(str);
+	return ret;
+}
+
+/*
  * Fetch argument @i reads what the program wrote to its slot of the entry
  * data (an "r" probe's slots move after the entry's own data later, see
  * ktp_set_entry_data()).
@@ -77,8 +146,8 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 {
 	const char *eq = strchr(arg, '='), *body = arg, *colon, *type = NULL;
 	char *expr = NULL, *stand_in = NULL;
+	const char *expr_type = NULL;
 	struct ktp_expr_error err;
-	bool is_signed;
 	size_t len;
 	int ret;
 
@@ -93,9 +162,10 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	} else if (colon && !ktp_looks_like_expr(body, colon - body)) {
 		len = 0;	/* a fetch argument with a type of its own */
 	}
-	if (!ktp_looks_like_expr(body, len)) {
-		ctx->offset = 0;
-		ret = traceprobe_parse_probe_arg(&tk->tp, i, arg, ctx);
+	if (!ktp_looks_like_expr(body, len) ||
+	    ktp_is_btf_fetch_arg(comp, ctx, body, len)) {
+		ktp_compiler_share_proto(comp, ctx);
+		ret = ktp_parse_probe_arg(tk, i, arg, colon, ctx);
 		if (!ret && tk->kind && tk->kind->fetch_arg)
 			ret = tk->kind->fetch_arg(tk, &tk->tp.args[i]);
 		return ret;
@@ -104,14 +174,14 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	expr = kmemdup_nul(body, len, GFP_KERNEL);
 	if (!expr)
 		return -ENOMEM;
-	ret = ktp_compile_fetch(comp, expr, i, &is_signed, &err);
+	ret = ktp_compile_fetch(comp, expr, i, &expr_type, &err);
 	if (ret) {
 		if (err.code)
 			__trace_probe_log_err(body - arg + err.pos, err.code);
 		goto out;
 	}
 	if (!type)
-		type = is_signed ? "s64" : "u64";
+		type = expr_type;
 
 	ret = -ENOMEM;
 	if (body == arg)
@@ -297,8 +367,12 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 			return ret;
 	} else if (ktp_is_return(tk)) {
 		env.flags = KTP_ENV_RETURN;
-	} else if (ctx->flags & TPARG_FL_FENTRY) {
-		env.flags = KTP_ENV_FENTRY;
+		env.func = ctx->funcname;
+	} else {
+		if (ctx->flags & TPARG_FL_FENTRY)
+			env.flags = KTP_ENV_FENTRY;
+		/* inside it, no prototype says where its parameters are */
+		env.func = ctx->funcname;
 	}
 
 	comp = ktp_compiler_create(&env);

@@ -12,6 +12,10 @@
 
 #include "ktp_expr.h"
 
+struct btf;
+struct btf_param;
+struct btf_type;
+
 /* A type: size in bytes, signedness, pointer or string */
 #define KTP_T_SIZE	0x0f
 #define KTP_T_SIGNED	0x10
@@ -53,6 +57,8 @@ enum ktp_op {
 	KTP_OP_STRCMP,		/* l: string, val: literal, param: how */
 	KTP_OP_COMM,		/* $comm, a string */
 	KTP_OP_STRLIT,		/* val: the literal */
+	KTP_OP_CURRENT,		/* the running task */
+	KTP_OP_OBJ,		/* a struct, union or array at l: no value */
 };
 
 /*
@@ -65,12 +71,19 @@ static_assert(KTP_OP_LAND == KTP_OP_GE + 1 && KTP_OP_LOR == KTP_OP_LAND + 1);
 
 #define KTP_READ_USER	0x100
 
+/* What else a node is: struct ktp_node.tflags */
+#define KTP_N_BTF	0x1	/* typed by BTF, see struct ktp_node */
+#define KTP_N_USER	0x2	/* a pointer to user memory (__user) */
+#define KTP_N_DEREF	0x4	/* a read +OFFS(EXPR), see ktp_string_node() */
+#define KTP_N_CHAIN	0x8	/* a read of a pointer another read reads by */
+
 /* How KTP_OP_STRCMP compares */
 #define KTP_STR_EQ	0
 #define KTP_STR_NE	1
 #define KTP_STR_GLOB	2
 #define KTP_STR_OPS	0x3
 #define KTP_STR_COMM	0x4	/* the string is current->comm */
+#define KTP_STR_USER	0x8	/* the string is in user memory */
 /* then the size of a char array field, 0 for a NUL-terminated string */
 #define KTP_STR_LEN_SHIFT	8
 
@@ -80,8 +93,13 @@ static_assert(KTP_OP_LAND == KTP_OP_GE + 1 && KTP_OP_LOR == KTP_OP_LAND + 1);
  * @type: its type, KTP_T_* bits
  * @pos: where it starts in the expression, for the caret of an error
  * @height: levels of the tree under it, see ktp_too_high()
- * @param: what the operator needs besides its operands (see enum ktp_op)
+ * @param: what the operator needs besides its operands (see enum ktp_op);
+ *	   of a cast that an array decayed to, the array's size in bytes
  * @val: a constant, a literal or a field
+ * @tflags: KTP_N_* flags
+ * @nptr: with KTP_N_BTF, how many pointers to @btf_id its type is
+ * @btf_id: with KTP_N_BTF, its BTF type in the compiler's BTF (after
+ *	    @nptr pointers; 0 is void); of a KTP_OP_OBJ, the object's
  * @l: the left (or only) operand
  * @r: the right operand
  * @c: the condition of c ? l : r
@@ -93,6 +111,9 @@ struct ktp_node {
 	u16		height;		/* see ktp_too_high() */
 	u32		param;
 	u64		val;
+	u8		tflags;
+	u8		nptr;
+	s32		btf_id;
 	struct ktp_node	*l, *r, *c;
 };
 
@@ -113,6 +134,7 @@ enum {
 	KTP_TOK_NE,
 	KTP_TOK_LAND,
 	KTP_TOK_LOR,
+	KTP_TOK_ARROW,
 };
 
 /*
@@ -163,6 +185,13 @@ struct ktp_compiler {
 	s32			tp_btf_id;	/* "t": btf_trace_NAME, once found */
 	u32			tp_scalars;	/* "t": bit N-1: $argN is no pointer */
 	int			false_fd;	/* "t": of its false hits' map */
+	/* the C types of the names: see ktp_btf.c */
+	struct btf		*btf;		/* what typed nodes are typed in */
+	struct btf		*func_btf;	/* a reference, for a function's */
+	const struct btf_type	*proto;		/* the probed function's */
+	const struct btf_param	*params;	/* its parameters */
+	int			nr_params;
+	bool			scope_found;	/* the above are set */
 };
 
 static inline bool ktp_is_signed(int type)
@@ -216,6 +245,44 @@ struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
 			   const char *at);
 struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
 			   struct ktp_expr_error *err);
+
+/* ktp_btf.c */
+int ktp_btf_tpoint(struct ktp_compiler *c);
+void ktp_btf_release(struct ktp_compiler *c);
+bool ktp_btf_is_param(struct ktp_compiler *c, const char *name);
+int ktp_btf_name(struct ktp_compiler *c, const char *name, int len,
+		 unsigned int *num);
+struct ktp_node *ktp_btf_current(struct ktp_compiler *c, const char *at);
+struct ktp_node *ktp_btf_arg(struct ktp_compiler *c, struct ktp_node *n);
+struct ktp_node *ktp_btf_retval(struct ktp_compiler *c, struct ktp_node *n);
+struct ktp_node *ktp_btf_member(struct ktp_compiler *c, struct ktp_node *n,
+				bool arrow, const char *name, int len,
+				const char *at);
+struct ktp_node *ktp_btf_value(struct ktp_compiler *c, struct ktp_node *n);
+struct ktp_node *ktp_btf_deref(struct ktp_compiler *c, struct ktp_node *n,
+			       const char *at);
+struct ktp_node *ktp_btf_addr(struct ktp_compiler *c, struct ktp_node *n,
+			      const char *at);
+u32 ktp_btf_pointee_size(struct ktp_compiler *c, const struct ktp_node *p,
+			 const char *at);
+int ktp_btf_cast(struct ktp_compiler *c, const char **end,
+		 struct ktp_node *cast);
+struct ktp_node *ktp_btf_sizeof(struct ktp_compiler *c);
+struct ktp_node *ktp_btf_container_of(struct ktp_compiler *c,
+				      struct ktp_node *(*parse_expr)(struct ktp_compiler *));
+struct ktp_node *ktp_btf_enum_value(struct ktp_compiler *c, const char *name,
+				    int len);
+
+static inline bool ktp_is_typed_ptr(const struct ktp_node *n)
+{
+	return (n->tflags & KTP_N_BTF) && (n->type & KTP_T_PTR);
+}
+
+/* A string that is no pointer: only a literal compares with it */
+static inline bool ktp_is_str_only(const struct ktp_node *n)
+{
+	return (n->type & KTP_T_STR) && !(n->type & KTP_T_PTR);
+}
 
 /* ktp_fold.c */
 u64 ktp_apply_op(const struct ktp_node *n, u64 l, u64 r);

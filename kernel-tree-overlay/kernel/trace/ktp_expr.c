@@ -80,6 +80,7 @@ void ktp_compiler_destroy(struct ktp_compiler *c)
 	if (!c)
 		return;
 	ktp_v_release(c);
+	ktp_btf_release(c);
 	/* the id of a program that was not made */
 	if (c->id)
 		ktp_v_free_id(c->id);
@@ -207,18 +208,41 @@ static int ktp_emit_fetch(struct ktp_compiler *c, const struct ktp_node *n,
 	return ktp_code_error(c, err);
 }
 
+/*
+ * The type a fetch expression's value is recorded as, as probe events'
+ * BTF arguments have it: a typed value by its C type (a pointer in hex,
+ * a char * or char array a string), the others as s64 or u64.
+ */
+static const char *ktp_fetch_type(const struct ktp_node *n)
+{
+	static const char * const ints[] = {
+		[1] = "u8", [2] = "u16", [4] = "u32", [8] = "u64",
+		[1 | KTP_T_SIGNED] = "s8", [2 | KTP_T_SIGNED] = "s16",
+		[4 | KTP_T_SIGNED] = "s32", [8 | KTP_T_SIGNED] = "s64",
+	};
+	int type = n->type & (KTP_T_SIZE | KTP_T_SIGNED);
+
+	if (n->type & KTP_T_STR)
+		return n->tflags & KTP_N_USER ? "ustring" : "string";
+	if (n->tflags & KTP_N_BTF)
+		return n->type & KTP_T_PTR ? "x64" : ints[type];
+	return ktp_is_signed(ktp_promote(n->type)) ? "s64" : "u64";
+}
+
 /**
  * ktp_compile_fetch - compile a fetch expression
  * @c: the compiler
  * @src: the expression, C syntax
  * @slot: the index in ktp_run_ctx.vals[] the program writes its value to
- * @is_signed: set to whether the value is signed
+ * @type: set to the fetch type its value is recorded as by default
  * @err: where and why @src was refused
+ *
+ * A string's value is its address, which the record reads it from.
  *
  * Return: 0, or -EINVAL with @err set, -E2BIG or -ENOMEM.
  */
 int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
-		      unsigned int slot, bool *is_signed,
+		      unsigned int slot, const char **type,
 		      struct ktp_expr_error *err)
 {
 	struct ktp_node *n;
@@ -228,10 +252,46 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 	n = ktp_parse(c, src, err);
 	if (!n)
 		return c->error ?: -EINVAL;
-	if (n->type & KTP_T_STR)
+	if (ktp_is_str_only(n))
 		return ktp_fail(c, src + n->pos, TP_ERR_KTP_EXPR_STRING);
-	*is_signed = ktp_is_signed(ktp_promote(n->type));
+	*type = ktp_fetch_type(n);
 	return ktp_emit_fetch(c, n, slot, err);
+}
+
+/**
+ * ktp_compiler_share_proto - give trace_probe.c the prototype found
+ * @c: the compiler of a "p" or "r" probe
+ * @ctx: the parse context of its definition
+ *
+ * The compiler found the probed function's BTF prototype to type its
+ * names; trace_probe.c's BTF fetch arguments take it from @ctx rather
+ * than walk the BTF types for it again, as query_btf_context() would.
+ * traceprobe_finish_parse() puts the reference it takes.
+ */
+void ktp_compiler_share_proto(struct ktp_compiler *c,
+			      struct traceprobe_parse_context *ctx)
+{
+	if (ctx->btf || !c->proto || !c->func_btf ||
+	    c->env.flags & KTP_ENV_TPOINT)
+		return;
+	btf_get(c->func_btf);
+	ctx->btf = c->func_btf;
+	ctx->proto = c->proto;
+	ctx->params = c->nr_params ? c->params : NULL;
+	ctx->nr_params = c->nr_params;
+}
+
+/**
+ * ktp_compiler_has_param - whether a name is a parameter of the probe's
+ * @c: the compiler
+ * @name: the name
+ *
+ * Return: true if @name is a parameter of the probed function, or an
+ * argument of the probed tracepoint, by its BTF prototype.
+ */
+bool ktp_compiler_has_param(struct ktp_compiler *c, const char *name)
+{
+	return ktp_btf_is_param(c, name);
 }
 
 /* A fetch of one term, @op with @param, as a tree of one node */

@@ -35,6 +35,8 @@ struct trace_event_call;
  * @flags: KTP_ENV_* flags
  * @event: the event whose fields an "e" probe reads, or NULL
  * @nr_args: how many arguments the tracepoint of a "t" probe has
+ * @func: the function a "p" or "r" probe probes, whose BTF prototype
+ *	  types its parameters at its entry and return; NULL for none
  * @tpoint: the name of a "t" probe's tracepoint, whose BTF type
  *	    (btf_trace_NAME) its program is loaded for
  * @kfuncs: the BTF ids of the kfuncs a "t" probe's program ends in: the
@@ -47,6 +49,7 @@ struct ktp_expr_env {
 	unsigned int			flags;
 	struct trace_event_call		*event;
 	unsigned int			nr_args;
+	const char			*func;
 	const char			*tpoint;
 	const u32			*kfuncs;
 	const char			*name;

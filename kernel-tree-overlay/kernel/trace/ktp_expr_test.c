@@ -204,14 +204,14 @@ static u64 ktp_test_run(struct kunit *test, struct ktp_test_env *e,
 	struct ktp_expr_error err;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
-	bool is_signed;
+	const char *type;
 	u64 val;
 	int ret;
 
 	ktp_test_jit(jit);
 	c = ktp_compiler_create(&e->env);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	ret = ktp_compile_fetch(c, src, 0, &is_signed, &err);
+	ret = ktp_compile_fetch(c, src, 0, &type, &err);
 	if (!jit && ret == -EOPNOTSUPP) {
 		/*
 		 * The verifier lets only JIT-compiled programs call kfuncs:
@@ -404,6 +404,7 @@ struct ktp_oracle_case {
 #define ARG6		((u64)regs->r9)
 #define REG_AX		((u64)regs->ax)
 #define REG_BX		((u64)regs->bx)
+#define TYPED		((const struct ktp_oracle_typed *)regs->r12)
 
 /* and as KTP spells them */
 static const struct {
@@ -413,6 +414,7 @@ static const struct {
 	{ "ARG1", "$arg1" }, { "ARG2", "$arg2" }, { "ARG3", "$arg3" },
 	{ "ARG4", "$arg4" }, { "ARG5", "$arg5" }, { "ARG6", "$arg6" },
 	{ "REG_AX", "%ax" }, { "REG_BX", "%bx" },
+	{ "TYPED", "((struct ktp_oracle_typed *)%r12)" },
 };
 
 /* What $arg6 points to: the rows read it as *(TYPE *)(ARG6 + offset) */
@@ -443,6 +445,53 @@ static const struct ktp_oracle_mem ktp_oracle_data = {
 	.s8v = -128,
 	.u8v = 200,
 	.s32s = { 10, -20, 30, -40 },
+};
+
+/*
+ * What %r12 points to in the typed rows, TYPED: members, bitfields,
+ * arrays, a union, an enum and pointers, which KTP finds by the BTF that
+ * gcc's debug information of this file became.
+ */
+enum ktp_oracle_enum {
+	KTP_ORACLE_NEG = -3,
+	KTP_ORACLE_TWO = 2,
+};
+
+struct ktp_oracle_inner {
+	u16	a;
+	s8	b;
+	char	name[6];
+};
+
+struct ktp_oracle_typed {
+	s32				i;
+	u32				bf_u3:3;
+	s32				bf_s5:5;
+	u32				bf_u20:20;
+	s64				bf_s40:40;
+	struct ktp_oracle_inner		in[2];
+	union {
+		u64			word;
+		u8			bytes[8];
+	};
+	enum ktp_oracle_enum		e;
+	const struct ktp_oracle_typed	*self;
+	long				l;
+	unsigned char			uc;
+};
+
+static const struct ktp_oracle_typed ktp_oracle_typed_data = {
+	.i = -77777,
+	.bf_u3 = 5,
+	.bf_s5 = -11,
+	.bf_u20 = 0xabcde,
+	.bf_s40 = -123456789012LL,
+	.in = { { 0xfff1, -2, "abc" }, { 7, 99, "hello" } },
+	.word = 0x0102030405060708ULL,
+	.e = KTP_ORACLE_NEG,
+	.self = &ktp_oracle_typed_data,
+	.l = -5,
+	.uc = 250,
 };
 
 /* The KTP spelling of the name of @len characters at @s, or NULL */
@@ -931,6 +980,66 @@ static noinline_for_stack int ktp_oracle_reads(struct kunit *test,
 	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
 }
 
+/*
+ * Typed by BTF: members, bitfields, elements, pointers to structs and
+ * their arithmetic, casts to struct types, sizeof, container_of() and
+ * enum constants, as gcc types them. Each value stays in the range of
+ * its C type, where KTP's promotion to s64 and C's to int agree.
+ */
+static noinline_for_stack int ktp_oracle_typed(struct kunit *test,
+					       struct ktp_test_env *e)
+{
+	const struct pt_regs *regs = &e->regs;
+	const struct ktp_oracle_case cases[] = {
+		KTP_C(TYPED->i),
+		KTP_C(TYPED->bf_u3),
+		KTP_C(TYPED->bf_s5),
+		KTP_C(TYPED->bf_u20),
+		KTP_C(TYPED->bf_s40),
+		KTP_C(TYPED->bf_s5 * 3 + TYPED->bf_u3),
+		KTP_C(TYPED->bf_s40 < TYPED->bf_s5),
+		KTP_C(TYPED->in[1].a),
+		KTP_C(TYPED->in[0].a),
+		KTP_C(TYPED->in[0].b),
+		KTP_C(TYPED->in[1].name[2]),
+		KTP_C(TYPED->in[ARG5 - 6].b),
+		KTP_C(TYPED->word),
+		KTP_C(TYPED->bytes[3]),
+		KTP_C(TYPED->bytes[ARG5]),
+		KTP_C(TYPED->e),
+		KTP_C(TYPED->e == KTP_ORACLE_NEG),
+		KTP_C(KTP_ORACLE_TWO * 5),
+		KTP_C(TYPED->self->self->i),
+		KTP_C(TYPED->self == TYPED),
+		KTP_C((*TYPED).l),
+		KTP_C(TYPED->l * 3),
+		KTP_C(TYPED->uc),
+		KTP_C(TYPED->uc + 10),
+		KTP_C(TYPED->self->in[1].b + 1),
+		KTP_C(*TYPED->in[1].name),
+		KTP_C(&TYPED->in[1] - &TYPED->in[0]),
+		KTP_C((u64)&TYPED->in[1] - (u64)TYPED),
+		KTP_C((u64)&TYPED->l - (u64)TYPED),
+		KTP_C((u64)(TYPED + 1) - (u64)TYPED),
+		KTP_C((u64)(&TYPED->in[0] + 1) - (u64)TYPED),
+		KTP_C(sizeof(struct ktp_oracle_typed)),
+		KTP_C(sizeof(struct ktp_oracle_inner)),
+		KTP_C(sizeof(enum ktp_oracle_enum)),
+		KTP_C(sizeof(unsigned short)),
+		KTP_C(sizeof(long *)),
+		KTP_C(container_of(&TYPED->l, struct ktp_oracle_typed, l) == TYPED),
+		KTP_C((u64)container_of(&TYPED->in[0].b, struct ktp_oracle_inner, b) ==
+		      (u64)TYPED->in),
+		KTP_C((s16)TYPED->i),
+		KTP_C((unsigned char)TYPED->i),
+		KTP_C(((const struct ktp_oracle_inner *)&TYPED->in[1])->a),
+		KTP_C(((const struct ktp_oracle_inner *)TYPED->in)[1].b),
+		KTP_C((enum ktp_oracle_enum)2 == KTP_ORACLE_TWO),
+	};
+
+	return ktp_oracle_run(test, e, cases, ARRAY_SIZE(cases));
+}
+
 /* What is read, in arithmetic: promoted to s64 from each type */
 static noinline_for_stack int ktp_oracle_read_arith(struct kunit *test,
 						    struct ktp_test_env *e)
@@ -1076,6 +1185,7 @@ static void ktp_expr_c_oracle_test(struct kunit *test)
 	e->regs.r9 = (unsigned long)&ktp_oracle_data;		/* $arg6 */
 	e->regs.ax = 0xffffffff;
 	e->regs.bx = 3;
+	e->regs.r12 = (unsigned long)&ktp_oracle_typed_data;	/* TYPED */
 
 	rows = ktp_oracle_run(test, e, ktp_oracle_const_cases,
 			      ARRAY_SIZE(ktp_oracle_const_cases));
@@ -1084,6 +1194,7 @@ static void ktp_expr_c_oracle_test(struct kunit *test)
 	rows += ktp_oracle_casts(test, e);
 	rows += ktp_oracle_reads(test, e);
 	rows += ktp_oracle_read_arith(test, e);
+	rows += ktp_oracle_typed(test, e);
 	defined = ktp_oracle_run(test, e, ktp_oracle_hazard_cases,
 				 ARRAY_SIZE(ktp_oracle_hazard_cases));
 	defined += ktp_oracle_run(test, e, ktp_oracle_differ_cases,
@@ -1100,6 +1211,7 @@ static void ktp_expr_c_oracle_test(struct kunit *test)
 #undef ARG6
 #undef REG_AX
 #undef REG_BX
+#undef TYPED
 #undef KTP_C
 
 /* *(u64 *)@addr reads @val and counts @faults in every runtime */
@@ -1217,7 +1329,7 @@ static void ktp_expr_cond_test(struct kunit *test)
 	struct ktp_expr_error err;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
-	bool is_signed;
+	const char *type;
 	int jit;
 
 	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
@@ -1225,9 +1337,9 @@ static void ktp_expr_cond_test(struct kunit *test)
 		c = ktp_compiler_create(&e->env);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_ASSERT_EQ(test, ktp_compile_cond(c, "%di == 100 && %ax", &err), 0);
-		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &is_signed,
+		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &type,
 							&err), 0);
-		KUNIT_EXPECT_FALSE(test, is_signed);
+		KUNIT_EXPECT_STREQ(test, type, "u64");
 		kp = ktp_compiler_finish(c);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(kp));
 		KUNIT_EXPECT_TRUE(test, kp->has_cond);
@@ -1351,7 +1463,7 @@ static void ktp_expr_fetch_reg_test(struct kunit *test)
 	struct ktp_expr_error err;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
-	bool is_signed;
+	const char *type;
 	int i, jit;
 
 	for (jit = ktp_first_runtime(test); jit <= 1; jit++) {
@@ -1361,7 +1473,7 @@ static void ktp_expr_fetch_reg_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ktp_compile_cond(c, "%di == 100", &err), 0);
 		KUNIT_ASSERT_EQ(test, ktp_compile_fetch_reg(c, offsetof(struct pt_regs, si),
 							    0), 0);
-		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &is_signed,
+		KUNIT_ASSERT_EQ(test, ktp_compile_fetch(c, "%dx * 3", 1, &type,
 							&err), 0);
 		/* $arg4 at a function's entry: %cx */
 		KUNIT_ASSERT_EQ(test, ktp_compile_fetch_reg(c, ktp_arg_reg_offset(4),
@@ -1411,7 +1523,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 	struct ktp_prog *kp;
 	u32 st = KTP_TEST_SEED;
 	int n, i, jit, first, done = 0;
-	bool is_signed;
+	const char *type;
 
 	src = kunit_kcalloc(test, KTP_TEST_BATCH, sizeof(*src), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, src);
@@ -1447,7 +1559,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 			KUNIT_ASSERT_NOT_NULL(test, c);
 			for (i = 0; i < KTP_TEST_BATCH; i++)
 				KUNIT_ASSERT_EQ_MSG(test, ktp_compile_fetch(c, src[i], i,
-									    &is_signed, &err),
+									    &type, &err),
 						    0, "%s", src[i]);
 			kp = ktp_compiler_finish(c);
 			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
@@ -1549,20 +1661,20 @@ static void ktp_expr_longest_prog(struct kunit *test, struct ktp_test_env *e,
 	struct ktp_expr_error err;
 	struct ktp_compiler *c;
 	int start, per, slot, ret;
-	bool is_signed;
+	const char *type;
 
 	c = ktp_compiler_create(&e->env);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	/* the first fetch also finds where the values go */
-	ret = ktp_compile_fetch(c, src, 0, &is_signed, &err);
+	ret = ktp_compile_fetch(c, src, 0, &type, &err);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	start = c->len;
-	ret = ktp_compile_fetch(c, src, 1, &is_signed, &err);
+	ret = ktp_compile_fetch(c, src, 1, &type, &err);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	per = c->len - start;
 	KUNIT_ASSERT_GT(test, per, 0);
 	for (slot = 2; !ret && slot < KTP_EXPR_MAX_FETCHES; slot++)
-		ret = ktp_compile_fetch(c, src, slot, &is_signed, &err);
+		ret = ktp_compile_fetch(c, src, slot, &type, &err);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
 	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_BIG);
 	/* slot went one past the fetch that did not fit */
@@ -1664,7 +1776,7 @@ static void ktp_expr_strcmp_limits_test(struct kunit *test)
 	char *src, *end, glob[KTP_EXPR_GLOB_MAX / 2 + 1];
 	struct ktp_expr_error err = {};
 	struct ktp_compiler *c;
-	bool is_signed;
+	const char *type;
 	u64 val;
 
 	src = kunit_kzalloc(test, 4096, GFP_KERNEL);
@@ -1686,10 +1798,10 @@ static void ktp_expr_strcmp_limits_test(struct kunit *test)
 	ktp_strcmps(src, KTP_EXPR_MAX_STRCMPS - 1, "~", "k*");
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, src, &err), 0);
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$comm==\"a\"", 0,
-						&is_signed, &err), 0);
+						&type, &err), 0);
 	memset(&err, 0, sizeof(err));
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$comm!=\"a\"", 1,
-						&is_signed, &err), -EINVAL);
+						&type, &err), -EINVAL);
 	KUNIT_EXPECT_EQ(test, err.code, TP_ERR_KTP_EXPR_TOO_MANY_STRS);
 	KUNIT_EXPECT_EQ(test, err.pos, 5);
 	ktp_compiler_destroy(c);
@@ -1788,14 +1900,14 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	struct ktp_expr_error err = {};
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
-	bool is_signed;
+	const char *type;
 
 	c = ktp_compiler_create(&env);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 39 && *(u64 *)($arg2 + 120) != 0",
 					       &err), 0);
 	/* a task pointer as a number: arithmetic of any kind */
-	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg2 * 3 ^ $arg3", 0, &is_signed, &err),
+	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg2 * 3 ^ $arg3", 0, &type, &err),
 			0);
 	kp = ktp_compiler_finish(c);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));

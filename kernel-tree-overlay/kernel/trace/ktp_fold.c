@@ -203,6 +203,13 @@ struct ktp_node *ktp_fold(struct ktp_compiler *c, struct ktp_node *n)
 	}
 	return n;
 fold:
-	return ktp_const(c, ktp_apply_op(n, l->val, r ? r->val : 0), n->type,
-			 c->src + n->pos);
+	l = ktp_const(c, ktp_apply_op(n, l->val, r ? r->val : 0), n->type,
+		      c->src + n->pos);
+	/* a typed pointer stays one: (struct file *)0x1000 */
+	if (l) {
+		l->tflags = n->tflags;
+		l->btf_id = n->btf_id;
+		l->nptr = n->nptr;
+	}
+	return l;
 }

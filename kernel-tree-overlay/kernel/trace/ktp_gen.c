@@ -39,7 +39,12 @@ int ktp_str_compare(unsigned long addr, const char *lit, u32 how)
 		memcpy(buf, current->comm, TASK_COMM_LEN);
 		buf[TASK_COMM_LEN - 1] = '\0';
 	} else {
-		if (len)
+		void __user *uaddr = (void __user *)addr;
+
+		if (how & KTP_STR_USER)
+			ret = len ? copy_from_user_nofault(buf, uaddr, len) :
+			      strncpy_from_user_nofault(buf, uaddr, sizeof(buf));
+		else if (len)
 			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
 		else
 			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
@@ -595,9 +600,13 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	case KTP_OP_LOR:
 		ktp_gen_bool(c, n, slot);
 		return;
+	case KTP_OP_CURRENT:
+		ktp_v_gen_current(c, slot);
+		return;
 	case KTP_OP_COMM:
 	case KTP_OP_STRLIT:
-		/* refused by the parser outside KTP_OP_STRCMP */
+	case KTP_OP_OBJ:
+		/* refused by the parser outside KTP_OP_STRCMP, or no value */
 		c->error = -EINVAL;
 		return;
 	}

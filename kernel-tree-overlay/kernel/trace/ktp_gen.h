@@ -67,6 +67,7 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 		     int slot);
 void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot);
+void ktp_v_gen_current(struct ktp_compiler *c, int slot);
 void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		      int slot);
 void ktp_v_emit_level_area(struct ktp_compiler *c);

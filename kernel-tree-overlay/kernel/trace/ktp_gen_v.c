@@ -38,9 +38,13 @@
 #include "trace_probe.h"
 #include "ktp_gen.h"
 
-/* What an inline read reads through: bpf_rdonly_cast() needs a struct */
+/*
+ * What an inline read reads through: bpf_rdonly_cast() needs a struct,
+ * and a read through it may be at any offset a load has room for (the
+ * offset of a member: see ktp_v_gen_read()).
+ */
 struct ktp_word {
-	u64	val;
+	u8	bytes[S16_MAX + sizeof(u64)];
 };
 
 /* The programs that name themselves to KTP's kfuncs (ktp_prog_by_id()) */
@@ -270,26 +274,29 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
 }
 
 /*
- * The value of @bytes at the address in @slot, into R0: an inline nofault
- * load under the JIT, then (for a 0, which may be a fault, unless
- * @may_fault is false) the helper that says whether it faulted.
+ * The value of @bytes at the address in @slot plus @off, into R0,
+ * sign-extended if @sx, else zero-extended: an inline nofault load under
+ * the JIT, then (for a 0, which may be a fault, unless @may_fault is
+ * false) the helper that says whether it faulted.
  */
-static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
-			    bool user, bool may_fault)
+static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
+			    int bytes, bool sx, bool user, bool may_fault)
 {
-	int done = -1, ok;
+	int size = bytes_to_bpf_size(bytes), done = -1, ok;
 
 	if (c->jit && !user) {
 		ktp_load_into(c, slot, BPF_REG_1);
 		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
 		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
-		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
-					BPF_REG_0, 0));
+		ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_0, off) :
+			 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_0, off));
 		if (!may_fault)
 			return;
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
 	}
 	ktp_load_into(c, slot, BPF_REG_3);
+	if (off)
+		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
 	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
 	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
@@ -299,8 +306,8 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, int bytes,
 	ktp_v_count_fault(c);
 	ktp_land(c, ok);
 	/* the helper zeroed it if it faulted */
-	ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
-				BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH) :
+		 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH));
 	ktp_land(c, done);
 }
 
@@ -321,9 +328,24 @@ static bool ktp_v_within(unsigned long start, unsigned int size,
 static bool ktp_v_read_may_fault(const struct ktp_node *n)
 {
 	unsigned int size = n->param & KTP_T_SIZE;
+	const struct ktp_node *a = n->l;
 	unsigned long addr;
 
-	if (n->param & KTP_READ_USER || n->l->op != KTP_OP_CONST)
+	if (n->param & KTP_READ_USER)
+		return true;
+	/*
+	 * Nor can a read of the running task's task_struct; and a pointer
+	 * read on the way to another read (p->q->r) need not tell a fault
+	 * from a 0: the read through it then reads at an address near 0,
+	 * which faults, and counts the fault.
+	 */
+	if (n->tflags & KTP_N_CHAIN)
+		return false;
+	if (a->op == KTP_OP_ADD && a->l->op == KTP_OP_CURRENT &&
+	    a->r->op == KTP_OP_CONST &&
+	    a->r->val + size <= sizeof(struct task_struct))
+		return false;
+	if (a->op != KTP_OP_CONST)
 		return true;
 	addr = n->l->val;
 	return !ktp_v_within(addr, size, _sdata, _edata) &&
@@ -339,10 +361,32 @@ static bool ktp_v_read_may_fault(const struct ktp_node *n)
  */
 void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 {
-	ktp_gen(c, n->l, slot);
-	ktp_v_emit_read(c, slot, n->param & KTP_T_SIZE,
+	const struct ktp_node *addr = n->l;
+	int bytes = n->param & KTP_T_SIZE;
+	s16 off = 0;
+
+	/* a member's offset is the load's own */
+	if (c->jit && !(n->param & KTP_READ_USER) && addr->op == KTP_OP_ADD &&
+	    addr->r->op == KTP_OP_CONST && addr->r->val <= S16_MAX) {
+		off = addr->r->val;
+		addr = addr->l;
+	}
+	/* the load extends the value as its type says: no conversion */
+	ktp_gen(c, addr, slot);
+	ktp_v_emit_read(c, slot, off, bytes, ktp_is_signed(n->type) && bytes < 8 &&
+			(n->type & KTP_T_SIZE) == bytes,
 			n->param & KTP_READ_USER, ktp_v_read_may_fault(n));
-	ktp_emit_convert(c, BPF_REG_0, n->type);
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/**
+ * ktp_v_gen_current() - current, the running task
+ * @c: the compiler
+ * @slot: where its address goes
+ */
+void ktp_v_gen_current(struct ktp_compiler *c, int slot)
+{
+	ktp_v_call_helper(c, BPF_FUNC_get_current_task);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
@@ -364,56 +408,12 @@ static void ktp_v_emit_number(struct ktp_compiler *c, int reg)
 	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
 }
 
-/*
- * The BTF type of a "t" probe's tracepoint, btf_trace_NAME (a pointer to
- * the prototype of the functions the tracepoint calls), which the
- * verifier types its arguments by: in vmlinux's BTF or in its module's.
- * Found once, with the arguments that are integers or enums.
- */
-static int ktp_v_tpoint_btf(struct ktp_compiler *c)
-{
-	const struct btf_param *params;
-	const struct btf_type *t;
-	unsigned int i, n;
-	char *name;
-	s32 id;
-
-	if (c->tp_btf_id)
-		return c->tp_btf_id < 0 ? c->tp_btf_id : 0;
-	name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
-	if (!name)
-		return -ENOMEM;
-	id = bpf_find_btf_id(name, BTF_KIND_TYPEDEF, &c->tp_btf);
-	kfree(name);
-	/* every tracepoint has one, where there is BTF */
-	if (id <= 0) {
-		c->tp_btf_id = -ENOENT;
-		return -ENOENT;
-	}
-	c->tp_btf_id = id;
-	t = btf_type_by_id(c->tp_btf, btf_type_by_id(c->tp_btf, id)->type);
-	if (!t || !btf_type_is_ptr(t))
-		return 0;
-	t = btf_type_by_id(c->tp_btf, t->type);
-	if (!t || !btf_type_is_func_proto(t))
-		return 0;
-	/* the first parameter is the tracepoint's data, not an argument */
-	params = btf_params(t);
-	n = min(btf_type_vlen(t), 33U);
-	for (i = 1; i < n; i++) {
-		t = btf_type_skip_modifiers(c->tp_btf, params[i].type, NULL);
-		if (t && (btf_type_is_int(t) || btf_is_any_enum(t)))
-			c->tp_scalars |= BIT(i - 1);
-	}
-	return 0;
-}
-
 /* Argument @num of a "t" probe's tracepoint, from 1, into @reg */
 static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 				 int reg)
 {
 	/* without its BTF type, loading the program says so (see below) */
-	if (ktp_v_tpoint_btf(c) == -ENOMEM && !c->error)
+	if (ktp_btf_tpoint(c) == -ENOMEM && !c->error)
 		c->error = -ENOMEM;
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
 	/* a pointer to a struct is the verifier's BTF pointer: a number */
@@ -499,8 +499,39 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
 				  ktp_arg_stack_offset(n->param)));
 	ktp_store(c, slot, BPF_REG_0);
-	ktp_v_emit_read(c, slot, 8, false, true);
+	ktp_v_emit_read(c, slot, 0, 8, false, false, true);
 	ktp_store(c, slot, BPF_REG_0);
+}
+
+/*
+ * The first byte of a kernel string at the address in @slot, read
+ * inline: where it is not 0 (which a fault reads too) and not the
+ * literal's first byte, the compare is decided without the kfunc, which
+ * copies the whole string. So is most of a false compare. Return: the
+ * jump to after the kfunc's call, with its result in R0, or -1.
+ */
+static int ktp_v_emit_first_byte(struct ktp_compiler *c,
+				 const struct ktp_node *n, int slot)
+{
+	const char *lit = (const char *)(unsigned long)n->val;
+	u32 how = n->param & KTP_STR_OPS;
+	int same, zero, done;
+
+	/* a glob's first character may match more than itself */
+	if (!c->jit || n->param & KTP_STR_USER || !lit[0] ||
+	    (how == KTP_STR_GLOB && strchr("*?[\\", lit[0])))
+		return -1;
+	ktp_load_into(c, slot, BPF_REG_1);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
+	ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+	ktp_emit(c, BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0));
+	zero = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	same = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, (u8)lit[0], 0));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, how == KTP_STR_NE));
+	done = ktp_jump(c, BPF_JMP_A(0));
+	ktp_land(c, zero);
+	ktp_land(c, same);
+	return done;
 }
 
 /**
@@ -512,8 +543,8 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		      int slot)
 {
+	int ok, decided = -1;
 	unsigned int lit;
-	int ok;
 
 	/* the verifier lets only JIT-compiled programs call kfuncs */
 	if (!c->jit) {
@@ -528,6 +559,7 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, 0));
 	} else {
 		ktp_gen(c, n->l, slot);
+		decided = ktp_v_emit_first_byte(c, n, slot);
 		ktp_load_into(c, slot, BPF_REG_2);
 	}
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, ktp_v_id(c)));
@@ -540,6 +572,7 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
 	ktp_land(c, ok);
 	ktp_emit(c, BPF_MOV32_REG(BPF_REG_0, BPF_REG_0));
+	ktp_land(c, decided);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
@@ -890,7 +923,7 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 		attr->prog_type = BPF_PROG_TYPE_KPROBE;
 		return 0;
 	}
-	err = ktp_v_tpoint_btf(c);
+	err = ktp_btf_tpoint(c);
 	if (err)
 		return err;
 	/* a module's BTF, by a descriptor while the program is loaded */

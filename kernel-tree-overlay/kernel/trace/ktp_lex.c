@@ -115,6 +115,7 @@ static int ktp_lex_operator(struct ktp_compiler *c, const char **pp)
 		{ "<=", KTP_TOK_LE }, { ">=", KTP_TOK_GE },
 		{ "==", KTP_TOK_EQ }, { "!=", KTP_TOK_NE },
 		{ "&&", KTP_TOK_LAND }, { "||", KTP_TOK_LOR },
+		{ "->", KTP_TOK_ARROW },
 	};
 	const char *p = *pp;
 	int i;
@@ -128,7 +129,7 @@ static int ktp_lex_operator(struct ktp_compiler *c, const char **pp)
 			break;
 		}
 	}
-	if (c->tok < 256 && !strchr("+-*/%<>&|^!~?:()", c->tok))
+	if (c->tok < 256 && !strchr("+-*/%<>&|^!~?:()[].,", c->tok))
 		return ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
 	*pp = p;
 	return 0;

@@ -65,6 +65,9 @@ struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
 
 static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c);
 static struct ktp_node *ktp_parse_unary(struct ktp_compiler *c);
+static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
+					struct ktp_node *l, struct ktp_node *r,
+					const char *at);
 
 static int ktp_expect(struct ktp_compiler *c, int tok)
 {
@@ -325,11 +328,12 @@ static struct ktp_node *ktp_parse_arg(struct ktp_compiler *c,
 	    ktp_arg_reg_offset(num) < 0 && ktp_arg_stack_offset(num) < 0)
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
 	n = ktp_node(c, KTP_OP_ARG, KTP_T_U64, at);
-	if (n)
-		n->param = num;
+	if (!n)
+		return NULL;
+	n->param = num;
 	if (c->env.flags & (KTP_ENV_RETURN | KTP_ENV_TPOINT))
 		c->nr_entry_args = max(c->nr_entry_args, num);
-	return n;
+	return ktp_btf_arg(c, n);
 }
 
 /* $NAME: a field of the event, $comm, $retval, $stack[N] or $argN */
@@ -361,9 +365,10 @@ static struct ktp_node *ktp_parse_var_name(struct ktp_compiler *c,
 		if (ktp_retval_offset() < 0)
 			return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
 		n = ktp_node(c, KTP_OP_REG, KTP_T_U64, at);
-		if (n)
-			n->param = ktp_retval_offset();
-		return n;
+		if (!n)
+			return NULL;
+		n->param = ktp_retval_offset();
+		return ktp_btf_retval(c, n);
 	}
 	if (str_has_prefix(name, "stack"))
 		return ktp_parse_stack(c, name, at);
@@ -527,26 +532,74 @@ nomem:
 	return NULL;
 }
 
-/* A kernel global: jiffies is its value (a u64), &jiffies its address */
-static struct ktp_node *ktp_parse_global(struct ktp_compiler *c, bool addr_of)
+/*
+ * Why a name is unknown: not a parameter of the prototype; no prototype
+ * where a function is probed (inside it, or without BTF); or neither a
+ * parameter nor a global where no function is.
+ */
+static int ktp_unknown_name(struct ktp_compiler *c)
+{
+	if (c->proto)
+		return TP_ERR_NO_BTFARG;
+	if (c->env.flags & KTP_ENV_TPOINT || c->env.func)
+		return TP_ERR_NO_BTF_ENTRY;
+	return TP_ERR_KTP_EXPR_UNKNOWN;
+}
+
+/*
+ * A bare name: a parameter of the probed function (or an argument of the
+ * tracepoint) by its BTF prototype, current, or a kernel global, whose
+ * value is the u64 there; a global must be the only symbol of its name.
+ */
+static struct ktp_node *ktp_parse_name(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
+	unsigned int num;
 	bool unique = true;
 	unsigned long addr;
 	struct ktp_node *n;
+	int ret;
 
-	if (c->tok != KTP_TOK_IDENT) {
-		ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+	if (c->tok_len == 6 && !strncmp(at, "sizeof", 6))
+		return ktp_btf_sizeof(c);
+	if (c->tok_len == 12 && !strncmp(at, "container_of", 12))
+		return ktp_btf_container_of(c, ktp_parse_expr);
+	ret = ktp_btf_name(c, at, c->tok_len, &num);
+	if (ret == -EINVAL) {
+		/* after a struct passed by value: no register of its own */
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE);
 		return NULL;
 	}
+	if (!ret && num)
+		n = ktp_parse_arg(c, num, at);
+	else if (!ret)
+		n = ktp_btf_current(c, at);
+	else
+		n = NULL;
+	if (IS_ERR(n))
+		return NULL;
+	if (!ret) {
+		if (n && ktp_next(c))
+			return NULL;
+		return n;
+	}
 	addr = ktp_lookup(at, c->tok_len, &unique);
+	if (!addr && unique) {
+		n = ktp_btf_enum_value(c, at, c->tok_len);
+		if (IS_ERR(n)) {
+			ktp_fail(c, at, ktp_unknown_name(c));
+			return NULL;
+		}
+		if (n && ktp_next(c))
+			return NULL;
+		return n;
+	}
 	if (!addr) {
-		ktp_fail(c, at, unique ? TP_ERR_KTP_EXPR_UNKNOWN :
-			 TP_ERR_NON_UNIQ_SYMBOL);
+		ktp_fail(c, at, TP_ERR_NON_UNIQ_SYMBOL);
 		return NULL;
 	}
 	n = ktp_const(c, addr, KTP_T_U64, at);
-	if (n && !addr_of)
+	if (n)
 		n = ktp_read_node(c, n, KTP_T_U64, false, at);
 	if (n && ktp_next(c))
 		return NULL;
@@ -574,7 +627,7 @@ static struct ktp_node *ktp_parse_primary(struct ktp_compiler *c)
 	case KTP_TOK_SYM:
 		return ktp_parse_sym(c);
 	case KTP_TOK_IDENT:
-		return ktp_parse_global(c, false);
+		return ktp_parse_name(c);
 	case '(':
 		if (ktp_next(c))
 			return NULL;
@@ -621,10 +674,10 @@ static struct ktp_node *ktp_parse_deref(struct ktp_compiler *c)
 	c->p = p + len;		/* at the '(' */
 	if (ktp_next(c) || ktp_expect(c, '('))
 		return NULL;
-	n = ktp_parse_expr(c);
+	n = ktp_btf_value(c, ktp_parse_expr(c));
 	if (!n || ktp_expect(c, ')'))
 		return NULL;
-	if (n->type & KTP_T_STR) {
+	if (ktp_is_str_only(n)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
@@ -635,7 +688,11 @@ static struct ktp_node *ktp_parse_deref(struct ktp_compiler *c)
 	sum->r = ktp_const(c, offs, KTP_T_S64, at);
 	if (!sum->r)
 		return NULL;
-	return ktp_read_node(c, ktp_fold(c, sum), KTP_T_U64, user, at);
+	n = ktp_read_node(c, ktp_fold(c, sum), KTP_T_U64, user, at);
+	/* compared with a literal, it is the string at EXPR + OFFS */
+	if (n)
+		n->tflags |= KTP_N_DEREF;
+	return n;
 }
 
 /* Is the token a '+' or '-' that starts +OFFS( ? */
@@ -660,7 +717,10 @@ static struct ktp_node *ktp_unary_node(struct ktp_compiler *c, int op,
 	struct ktp_node *n;
 	int type = op == KTP_OP_LNOT ? KTP_T_S64 : ktp_promote(l->type);
 
-	if (l->type & KTP_T_STR) {
+	l = ktp_btf_value(c, l);
+	if (!l)
+		return NULL;
+	if (ktp_is_str_only(l)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
@@ -671,12 +731,14 @@ static struct ktp_node *ktp_unary_node(struct ktp_compiler *c, int op,
 }
 
 /*
- * The type of a cast "(TYPE)" whose '(' is the current token, with *@end
- * past its ')': TYPE is u8..u64, s8..s64 or char, a pointer with '*'.
- * 0 if no type name follows the '(' (it opens an expression), -EINVAL
- * if one does but no ')'.
+ * The type of a cast "(TYPE)" whose '(' is the current token, into
+ * @cast, with *@end past its ')': TYPE is u8..u64, s8..s64 or char, a
+ * pointer with '*', or what ktp_btf_cast() takes. 1 if it is a cast, 0
+ * if no type name follows the '(' (it opens an expression), -EINVAL if
+ * the type is wrong.
  */
-static int ktp_cast_type(struct ktp_compiler *c, const char **end)
+static int ktp_cast_type(struct ktp_compiler *c, const char **end,
+			 struct ktp_node *cast)
 {
 	const char *p = skip_spaces(c->p), *name = p;
 	int len, type;
@@ -684,24 +746,26 @@ static int ktp_cast_type(struct ktp_compiler *c, const char **end)
 	for (len = 0; ktp_is_ident(p[len]); len++)
 		;
 	type = ktp_type_name(name, len);
-	if (!type)
-		return 0;
 	p = skip_spaces(p + len);
+	if (!type || (*p != '*' && *p != ')'))
+		return ktp_btf_cast(c, end, cast);
 	if (*p == '*') {
 		type |= KTP_T_PTR;
 		p = skip_spaces(p + 1);
 	}
 	if (*p != ')')
-		return ktp_fail(c, p, TP_ERR_KTP_EXPR_SYNTAX);
+		return ktp_btf_cast(c, end, cast);
 	*end = p + 1;
 	/* a char * may be compared with a string literal */
 	if (type == (1 | KTP_T_SIGNED | KTP_T_PTR))
 		type |= KTP_T_STR;
-	return type;
+	cast->type = type;
+	return 1;
 }
 
 /* (TYPE)OPERAND, its type parsed up to @end: the operand converted */
-static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c, int type,
+static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c,
+				       const struct ktp_node *type,
 				       const char *end, const char *at)
 {
 	struct ktp_node *n, *cast;
@@ -709,28 +773,123 @@ static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c, int type,
 	c->p = end;
 	if (ktp_next(c))
 		return NULL;
-	n = ktp_parse_unary(c);
+	n = ktp_btf_value(c, ktp_parse_unary(c));
 	if (!n)
 		return NULL;
-	if (n->type & KTP_T_STR) {
+	if (ktp_is_str_only(n)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
-	cast = ktp_node(c, KTP_OP_CAST, type, at);
-	if (cast)
-		cast->l = n;
+	cast = ktp_node(c, KTP_OP_CAST, type->type, at);
+	if (!cast)
+		return NULL;
+	cast->tflags = type->tflags;
+	cast->btf_id = type->btf_id;
+	cast->nptr = type->nptr;
+	cast->l = n;
 	return cast;
+}
+
+/* *OPERAND: what a pointer points to */
+static struct ktp_node *ktp_parse_star(struct ktp_compiler *c, const char *at)
+{
+	struct ktp_node *n;
+
+	if (ktp_next(c))
+		return NULL;
+	n = ktp_btf_value(c, ktp_parse_unary(c));
+	if (!n)
+		return NULL;
+	if (!(n->type & KTP_T_PTR)) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_DEREF);
+		return NULL;
+	}
+	if (ktp_is_typed_ptr(n))
+		return ktp_btf_deref(c, n, at);
+	return ktp_read_node(c, n, n->type & ~(KTP_T_PTR | KTP_T_STR),
+			     n->tflags & KTP_N_USER, at);
+}
+
+/* &OPERAND: the address of a member, an element, a global or @SYM */
+static struct ktp_node *ktp_parse_addr(struct ktp_compiler *c, const char *at)
+{
+	struct ktp_node *n;
+
+	if (ktp_next(c))
+		return NULL;
+	n = ktp_parse_unary(c);
+	if (!n)
+		return NULL;
+	if (n->tflags & KTP_N_BTF && (n->op == KTP_OP_READ ||
+				      n->op == KTP_OP_OBJ))
+		return ktp_btf_addr(c, n, at);
+	/* of an untyped read, its address as a number */
+	if (n->op == KTP_OP_READ && !(n->param & KTP_READ_USER) &&
+	    !(n->tflags & KTP_N_BTF))
+		return n->l;
+	ktp_fail(c, at, TP_ERR_KTP_BTF_NO_ADDR);
+	return NULL;
+}
+
+/* X[I], X.NAME, X->NAME after a primary X: what C makes of them */
+static struct ktp_node *ktp_parse_postfix(struct ktp_compiler *c,
+					  struct ktp_node *n)
+{
+	struct ktp_node *index;
+	const char *at;
+	bool arrow;
+
+	while (n && (c->tok == '[' || c->tok == '.' ||
+		     c->tok == KTP_TOK_ARROW)) {
+		at = c->tok_start;
+		if (c->tok == '[') {
+			if (ktp_next(c))
+				return NULL;
+			index = ktp_btf_value(c, ktp_parse_expr(c));
+			if (!index || ktp_expect(c, ']'))
+				return NULL;
+			/* X[I] is *(X + I) */
+			n = ktp_btf_value(c, n);
+			if (!n || !(n->type & KTP_T_PTR) ||
+			    index->type & (KTP_T_PTR | KTP_T_STR)) {
+				ktp_fail(c, at, TP_ERR_KTP_EXPR_DEREF);
+				return NULL;
+			}
+			n = ktp_binary_node(c, KTP_OP_ADD, n, index, at);
+			if (!n)
+				return NULL;
+			if (ktp_is_typed_ptr(n))
+				n = ktp_btf_deref(c, n, at);
+			else
+				n = ktp_read_node(c, n, n->type &
+						  ~(KTP_T_PTR | KTP_T_STR),
+						  n->tflags & KTP_N_USER, at);
+			continue;
+		}
+		arrow = c->tok == KTP_TOK_ARROW;
+		if (ktp_next(c))
+			return NULL;
+		if (c->tok != KTP_TOK_IDENT) {
+			ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
+			return NULL;
+		}
+		n = ktp_btf_member(c, n, arrow, c->tok_start, c->tok_len, at);
+		if (n && ktp_next(c))
+			return NULL;
+	}
+	return n;
 }
 
 static struct ktp_node *__ktp_parse_unary(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
+	struct ktp_node cast = {};
 	const char *end;
 	struct ktp_node *n;
-	int type, op;
+	int ret, op;
 
 	if (ktp_at_deref(c))
-		return ktp_parse_deref(c);
+		return ktp_parse_postfix(c, ktp_parse_deref(c));
 
 	switch (c->tok) {
 	case '-':
@@ -743,36 +902,19 @@ static struct ktp_node *__ktp_parse_unary(struct ktp_compiler *c)
 		n = ktp_parse_unary(c);
 		return n ? ktp_unary_node(c, op, n, at) : NULL;
 	case '*':
-		if (ktp_next(c))
-			return NULL;
-		n = ktp_parse_unary(c);
-		if (!n)
-			return NULL;
-		if (!(n->type & KTP_T_PTR)) {
-			ktp_fail(c, at, TP_ERR_KTP_EXPR_DEREF);
-			return NULL;
-		}
-		return ktp_read_node(c, n, n->type & ~(KTP_T_PTR | KTP_T_STR),
-				     false, at);
+		return ktp_parse_star(c, at);
 	case '&':
-		if (ktp_next(c))
-			return NULL;
-		/* only a global's address can be taken */
-		if (c->tok != KTP_TOK_IDENT) {
-			ktp_fail(c, at, TP_ERR_KTP_EXPR_SYNTAX);
-			return NULL;
-		}
-		return ktp_parse_global(c, true);
+		return ktp_parse_addr(c, at);
 	case '(':
 		/* a cast, if a type name follows */
-		type = ktp_cast_type(c, &end);
-		if (type < 0)
+		ret = ktp_cast_type(c, &end, &cast);
+		if (ret < 0)
 			return NULL;
-		if (type)
-			return ktp_parse_cast(c, type, end, at);
+		if (ret)
+			return ktp_parse_cast(c, &cast, end, at);
 		break;
 	}
-	return ktp_parse_primary(c);
+	return ktp_parse_postfix(c, ktp_parse_primary(c));
 }
 
 static struct ktp_node *ktp_parse_unary(struct ktp_compiler *c)
@@ -815,12 +957,32 @@ static int ktp_binary_op(int tok, int *prec)
 	return -1;
 }
 
-/* A string compared with a literal: the only use of a string */
+/*
+ * Is it a compare of strings? Of a string and a literal, or with '~'. A
+ * char * or char array is a pointer otherwise; $comm and a string field
+ * are strings only.
+ */
+static bool ktp_is_string_op(int op, const struct ktp_node *l,
+			     const struct ktp_node *r)
+{
+	return op == KTP_OP_STRCMP || l->op == KTP_OP_STRLIT ||
+	       r->op == KTP_OP_STRLIT || ktp_is_str_only(l) ||
+	       ktp_is_str_only(r);
+}
+
+/*
+ * A string compared with a literal: the only use of a string. The
+ * string is a char *, a char array (that may fill it with no NUL), a
+ * string field or $comm; or the string at EXPR + OFFS of a read
+ * +OFFS(EXPR) or +uOFFS(EXPR), as the fetch argument +OFFS(EXPR):string
+ * records it. In user memory, for __user pointers and +uOFFS.
+ */
 static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 					struct ktp_node *l, struct ktp_node *r,
 					const char *at)
 {
 	struct ftrace_event_field *field;
+	u32 how = 0, len = 0;
 	struct ktp_node *n;
 
 	if (op == KTP_OP_EQ || op == KTP_OP_NE) {
@@ -829,9 +991,19 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 	} else if (op != KTP_OP_STRCMP) {
 		goto bad;
 	}
-	if (!(l->type & KTP_T_STR) || l->op == KTP_OP_STRLIT ||
-	    r->op != KTP_OP_STRLIT)
+	if (l->op == KTP_OP_READ && l->tflags & KTP_N_DEREF &&
+	    r->op == KTP_OP_STRLIT) {
+		how = l->param & KTP_READ_USER ? KTP_STR_USER : 0;
+		l = l->l;
+	} else if (!(l->type & KTP_T_STR) || l->op == KTP_OP_STRLIT ||
+		   r->op != KTP_OP_STRLIT) {
 		goto bad;
+	} else if (l->tflags & KTP_N_USER) {
+		how = KTP_STR_USER;
+	}
+	/* a pointer read to read the string through (ktp_v_read_may_fault()) */
+	if (l->op == KTP_OP_READ)
+		l->tflags |= KTP_N_CHAIN;
 
 	/*
 	 * What bounds the cost of one hit: a compare copies at most
@@ -854,15 +1026,18 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 	n = ktp_node(c, KTP_OP_STRCMP, KTP_T_S64, at);
 	if (!n)
 		return NULL;
-	n->param = op == KTP_OP_EQ ? KTP_STR_EQ : op == KTP_OP_NE ?
-		   KTP_STR_NE : KTP_STR_GLOB;
+	n->param = how | (op == KTP_OP_EQ ? KTP_STR_EQ : op == KTP_OP_NE ?
+			  KTP_STR_NE : KTP_STR_GLOB);
 	if (l->op == KTP_OP_COMM)
 		n->param |= KTP_STR_COMM;
-	/* a char array field ends at its NUL or at its end */
+	/* a char array ends at its NUL or at its end */
 	field = l->op == KTP_OP_FIELD ? (void *)(unsigned long)l->val : NULL;
 	if (field && field->filter_type == FILTER_STATIC_STRING)
-		n->param |= min(field->size, KTP_EXPR_STR_MAX - 1) <<
-			    KTP_STR_LEN_SHIFT;
+		len = field->size;
+	else if (l->op == KTP_OP_CAST && l->param)
+		len = l->param;
+	if (len)
+		n->param |= min(len, KTP_EXPR_STR_MAX - 1) << KTP_STR_LEN_SHIFT;
 	n->l = l;
 	n->val = r->val;
 	return n;
@@ -871,14 +1046,11 @@ bad:
 	return NULL;
 }
 
-static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
-					struct ktp_node *l, struct ktp_node *r,
-					const char *at);
-
 /*
  * A TYPE * plus or minus an integer, as C has it: the integer counts
- * TYPEs, and the result is a TYPE * still. The difference of two
- * pointers counts the TYPEs of the first between them.
+ * TYPEs, and the result is a TYPE * still (typed by BTF if TYPE is).
+ * The difference of two pointers counts the TYPEs of the first between
+ * them.
  */
 static struct ktp_node *ktp_pointer_node(struct ktp_compiler *c, int op,
 					 struct ktp_node *l, struct ktp_node *r,
@@ -886,11 +1058,16 @@ static struct ktp_node *ktp_pointer_node(struct ktp_compiler *c, int op,
 {
 	bool diff = l->type & r->type & KTP_T_PTR;
 	struct ktp_node *size = NULL, *n;
+	u32 bytes;
 
 	if (!(l->type & KTP_T_PTR))
 		swap(l, r);
-	if ((l->type & KTP_T_SIZE) > 1) {
-		size = ktp_const(c, l->type & KTP_T_SIZE, KTP_T_S64, at);
+	bytes = ktp_is_typed_ptr(l) ? ktp_btf_pointee_size(c, l, at) :
+		l->type & KTP_T_SIZE;
+	if (!bytes)
+		return NULL;
+	if (bytes > 1) {
+		size = ktp_const(c, bytes, KTP_T_S64, at);
 		if (!size)
 			return NULL;
 	}
@@ -904,6 +1081,11 @@ static struct ktp_node *ktp_pointer_node(struct ktp_compiler *c, int op,
 		return NULL;
 	n->l = l;
 	n->r = r;
+	if (!diff) {
+		n->tflags = l->tflags & (KTP_N_BTF | KTP_N_USER);
+		n->btf_id = l->btf_id;
+		n->nptr = l->nptr;
+	}
 	n = ktp_fold(c, n);
 	if (n && size && diff)
 		n = ktp_binary_node(c, KTP_OP_DIV, n, size, at);
@@ -917,7 +1099,7 @@ static struct ktp_node *ktp_binary_node(struct ktp_compiler *c, int op,
 	struct ktp_node *n;
 	int type;
 
-	if ((l->type | r->type) & KTP_T_STR || op == KTP_OP_STRCMP)
+	if (ktp_is_string_op(op, l, r))
 		return ktp_string_node(c, op, l, r, at);
 	/* pointer arithmetic, as in C; a pointer used otherwise is a u64 */
 	if ((op == KTP_OP_ADD && (l->type ^ r->type) & KTP_T_PTR) ||
@@ -949,11 +1131,15 @@ static struct ktp_node *ktp_parse_binary(struct ktp_compiler *c, int min_prec)
 	const char *at;
 	int op, prec;
 
+	/* a struct in parentheses is one still: (*p).member */
 	l = ktp_parse_unary(c);
 	while (l) {
 		op = ktp_binary_op(c->tok, &prec);
 		if (op < 0 || prec < min_prec)
 			break;
+		l = ktp_btf_value(c, l);
+		if (!l)
+			return NULL;
 		at = c->tok_start;
 		if (ktp_next(c))
 			return NULL;
@@ -962,7 +1148,7 @@ static struct ktp_node *ktp_parse_binary(struct ktp_compiler *c, int min_prec)
 			return NULL;
 		}
 		/* left associative: the right side binds tighter */
-		r = ktp_parse_binary(c, prec + 1);
+		r = ktp_btf_value(c, ktp_parse_binary(c, prec + 1));
 		c->depth--;
 		if (!r)
 			return NULL;
@@ -979,8 +1165,11 @@ static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c)
 	cond = ktp_parse_binary(c, 1);
 	if (!cond || c->tok != '?')
 		return cond;
+	cond = ktp_btf_value(c, cond);
+	if (!cond)
+		return NULL;
 	at = c->tok_start;
-	if (cond->type & KTP_T_STR) {
+	if (ktp_is_str_only(cond)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
@@ -992,15 +1181,15 @@ static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c)
 	if (!n || ktp_next(c))
 		return NULL;
 	n->c = cond;
-	n->l = ktp_parse_expr(c);
+	n->l = ktp_btf_value(c, ktp_parse_expr(c));
 	if (!n->l || ktp_expect(c, ':'))
 		return NULL;
 	/* right associative: a ? b : c ? d : e */
-	n->r = ktp_parse_expr(c);
+	n->r = ktp_btf_value(c, ktp_parse_expr(c));
 	c->depth--;
 	if (!n->r)
 		return NULL;
-	if ((n->l->type | n->r->type) & KTP_T_STR) {
+	if (ktp_is_str_only(n->l) || ktp_is_str_only(n->r)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
@@ -1083,7 +1272,7 @@ struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
 	c->nr_nodes = 0;
 	if (ktp_next(c))
 		return NULL;
-	n = ktp_parse_expr(c);
+	n = ktp_btf_value(c, ktp_parse_expr(c));
 	if (!n)
 		return NULL;
 	if (c->tok != KTP_TOK_END) {

@@ -204,10 +204,13 @@ static __always_inline u32 ktp_prog_run_on_record(const struct ktp_prog *kp,
 /* ktp_expr.c: compile a probe's expressions into its program */
 struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env);
 void ktp_compiler_destroy(struct ktp_compiler *c);
+bool ktp_compiler_has_param(struct ktp_compiler *c, const char *name);
+void ktp_compiler_share_proto(struct ktp_compiler *c,
+			      struct traceprobe_parse_context *ctx);
 int ktp_compile_cond(struct ktp_compiler *c, const char *src,
 		     struct ktp_expr_error *err);
 int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
-		      unsigned int slot, bool *is_signed,
+		      unsigned int slot, const char **type,
 		      struct ktp_expr_error *err);
 int ktp_compile_fetch_reg(struct ktp_compiler *c, unsigned int offset,
 			  unsigned int slot);

@@ -445,6 +445,58 @@ static void ktp_put_target(struct ktp_target *t)
 	kfree(t->symbol);
 }
 
+/*
+ * Where a word leaves a fetch argument open: inside parentheses or
+ * brackets (@depth) or a string literal (@quoted).
+ */
+static void ktp_scan_word(const char *p, int *depth, bool *quoted)
+{
+	for (; *p; p++) {
+		if (*quoted) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				*quoted = false;
+		} else if (*p == '"') {
+			*quoted = true;
+		} else if (*p == '(' || *p == '[') {
+			(*depth)++;
+		} else if (*p == ')' || *p == ']') {
+			(*depth)--;
+		}
+	}
+}
+
+/*
+ * A fetch expression may hold spaces inside parentheses or a string, as
+ * the cast "(struct file *)" does; trace_probe_create() split the
+ * definition at every space. Its words are in one buffer, in order, each
+ * ended by a NUL that argv_split() wrote over the space after it: where
+ * a word leaves an argument open, that NUL becomes a space again, which
+ * joins the next word to it. The condition, after "if", is joined later.
+ */
+static void ktp_join_words(int *argc, const char *argv[])
+{
+	bool quoted = false;
+	int i, j, depth = 0;
+
+	for (i = j = 2; i < *argc; i++) {
+		if (depth > 0 || quoted) {
+			((char *)argv[j - 1])[strlen(argv[j - 1])] = ' ';
+		} else {
+			argv[j++] = argv[i];
+			if (!strcmp(argv[i], "if"))
+				break;
+		}
+		ktp_scan_word(argv[i], &depth, &quoted);
+	}
+	/* the condition's words, as they are */
+	for (i++; i < *argc; i++)
+		argv[j++] = argv[i];
+	if (*argc > 2)
+		*argc = j;
+}
+
 /* How many fetch arguments come before "if"; where the condition starts */
 static int ktp_count_args(int argc, const char *argv[], int *cond_idx)
 {
@@ -672,6 +724,7 @@ static int __ktp_create(int argc, const char *argv[])
 	struct ktp_target t = { .type = argv[0][0] };
 	int ret;
 
+	ktp_join_words(&argc, argv);
 	trace_probe_log_init("trace_ktp", argc, argv);
 	ret = ktp_define(argc, argv, &t, &ctx);
 	traceprobe_finish_parse(&ctx);

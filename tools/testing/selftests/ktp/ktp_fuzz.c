@@ -294,7 +294,7 @@ static const char * const valid[] = {
 	"p:fzv vfs_write c=+0(%si):u64 x=(u16)$arg3^0x55 if (%di & 7) == 0",
 	"p:fzv vfs_read if $arg3 % 2 == 0 ? $arg1 != 0 : *(u32 *)($arg2 + 8) > 7",
 	"e:fzv sched.sched_switch p=$prev_pid if $prev_pid == 0 || $next_comm ~ \"ktp*\"",
-	"t:fzv sys_enter n=$arg2 if $arg2 == 39 && *(u64 *)($arg1 + 8) != 1",
+	"t:fzv sys_enter n=$arg2 if $arg2 == 39 && *(u64 *)((u64)$arg1 + 8) != 1",
 };
 
 /* A valid definition, then broken at the byte level. */
