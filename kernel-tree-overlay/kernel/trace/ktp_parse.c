@@ -378,7 +378,7 @@ static struct ktp_node *ktp_parse_var_name(struct ktp_compiler *c,
 	return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
 }
 
-static struct ktp_node *ktp_parse_var(struct ktp_compiler *c)
+static noinline_for_stack struct ktp_node *ktp_parse_var(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
 	int len = c->tok_len - 1;
@@ -450,7 +450,7 @@ static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 }
 
 /* @SYM[+|-OFFS] or @ADDR: the u64 in memory there */
-static struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
+static noinline_for_stack struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
 {
 	const char *s = c->tok_start + 1, *end = c->tok_start + c->tok_len;
 	const char *sign = s;
@@ -551,7 +551,7 @@ static int ktp_unknown_name(struct ktp_compiler *c)
  * tracepoint) by its BTF prototype, current, or a kernel global, whose
  * value is the u64 there; a global must be the only symbol of its name.
  */
-static struct ktp_node *ktp_parse_name(struct ktp_compiler *c)
+static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
 	unsigned int num;
@@ -763,12 +763,38 @@ static int ktp_cast_type(struct ktp_compiler *c, const char **end,
 	return 1;
 }
 
+/*
+ * The cast "(TYPE)" whose '(' is the current token, as a node without its
+ * operand, with *@end past its ')'; NULL if no type follows (the '('
+ * opens an expression), ERR_PTR(-EINVAL) if the type is wrong. Not
+ * inlined: the parser recurses through its callers, which need not hold
+ * its type on their stack.
+ */
+static noinline_for_stack struct ktp_node *ktp_cast_node(struct ktp_compiler *c,
+							 const char **end,
+							 const char *at)
+{
+	struct ktp_node type = {}, *cast;
+	int ret;
+
+	ret = ktp_cast_type(c, end, &type);
+	if (ret <= 0)
+		return ret ? ERR_PTR(ret) : NULL;
+	cast = ktp_node(c, KTP_OP_CAST, type.type, at);
+	if (!cast)
+		return ERR_PTR(-ENOMEM);
+	cast->tflags = type.tflags;
+	cast->btf_id = type.btf_id;
+	cast->nptr = type.nptr;
+	return cast;
+}
+
 /* (TYPE)OPERAND, its type parsed up to @end: the operand converted */
 static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c,
-				       const struct ktp_node *type,
-				       const char *end, const char *at)
+				       struct ktp_node *cast, const char *end,
+				       const char *at)
 {
-	struct ktp_node *n, *cast;
+	struct ktp_node *n;
 
 	c->p = end;
 	if (ktp_next(c))
@@ -780,12 +806,6 @@ static struct ktp_node *ktp_parse_cast(struct ktp_compiler *c,
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_STRING);
 		return NULL;
 	}
-	cast = ktp_node(c, KTP_OP_CAST, type->type, at);
-	if (!cast)
-		return NULL;
-	cast->tflags = type->tflags;
-	cast->btf_id = type->btf_id;
-	cast->nptr = type->nptr;
 	cast->l = n;
 	return cast;
 }
@@ -883,10 +903,9 @@ static struct ktp_node *ktp_parse_postfix(struct ktp_compiler *c,
 static struct ktp_node *__ktp_parse_unary(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
-	struct ktp_node cast = {};
 	const char *end;
 	struct ktp_node *n;
-	int ret, op;
+	int op;
 
 	if (ktp_at_deref(c))
 		return ktp_parse_postfix(c, ktp_parse_deref(c));
@@ -907,11 +926,11 @@ static struct ktp_node *__ktp_parse_unary(struct ktp_compiler *c)
 		return ktp_parse_addr(c, at);
 	case '(':
 		/* a cast, if a type name follows */
-		ret = ktp_cast_type(c, &end, &cast);
-		if (ret < 0)
+		n = ktp_cast_node(c, &end, at);
+		if (IS_ERR(n))
 			return NULL;
-		if (ret)
-			return ktp_parse_cast(c, &cast, end, at);
+		if (n)
+			return ktp_parse_cast(c, n, end, at);
 		break;
 	}
 	return ktp_parse_postfix(c, ktp_parse_primary(c));
