@@ -93,6 +93,13 @@ static bool ktp_is_btf_fetch_arg(struct ktp_compiler *comp,
 	       ktp_compiler_has_param(comp, name);
 }
 
+/* error_log: an expression's error, @offset into the current argument */
+static void ktp_log_expr_err(int offset, const struct ktp_expr_error *err)
+{
+	__trace_probe_log_err_detail(offset + err->pos, err->code,
+				     err->detail[0] ? err->detail : NULL);
+}
+
 /*
  * Fetch argument @i, @arg, as trace_probe.c parses it. A BTF argument
  * that is a char * or a char array, with no type given, is parsed again
@@ -177,7 +184,7 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	ret = ktp_compile_fetch(comp, expr, i, &expr_type, &err);
 	if (ret) {
 		if (err.code)
-			__trace_probe_log_err(body - arg + err.pos, err.code);
+			ktp_log_expr_err(body - arg, &err);
 		goto out;
 	}
 	if (!type)
@@ -398,7 +405,7 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		ret = ktp_compile_cond(comp, tk->cond, &err);
 		if (ret) {
 			if (err.code)
-				__trace_probe_log_err(err.pos, err.code);
+				ktp_log_expr_err(0, &err);
 			else
 				ktp_prog_error(ret);
 			goto out;

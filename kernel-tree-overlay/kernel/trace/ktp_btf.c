@@ -328,6 +328,16 @@ static struct ktp_node *ktp_btf_bitfield(struct ktp_compiler *c,
 	return ktp_fold(c, down);
 }
 
+/* Refuse a member @t does not have: the error's detail names @t */
+static void ktp_btf_fail_member(struct ktp_compiler *c,
+				const struct btf_type *t, const char *name)
+{
+	char tname[KTP_EXPR_DETAIL_MAX];
+
+	btf_snprint_struct(c->btf, t, tname, sizeof(tname));
+	ktp_fail_detail(c, name, TP_ERR_NO_BTF_FIELD, "in %s", tname);
+}
+
 /**
  * ktp_btf_member() - a member of a struct or union, by '.' or '->'
  * @c: the compiler
@@ -379,7 +389,7 @@ struct ktp_node *ktp_btf_member(struct ktp_compiler *c, struct ktp_node *n,
 		return NULL;
 	}
 	if (len >= sizeof(buf)) {
-		ktp_fail(c, name, TP_ERR_NO_BTF_FIELD);
+		ktp_btf_fail_member(c, t, name);
 		return NULL;
 	}
 	memcpy(buf, name, len);
@@ -392,7 +402,7 @@ struct ktp_node *ktp_btf_member(struct ktp_compiler *c, struct ktp_node *n,
 		return NULL;
 	}
 	if (!m) {
-		ktp_fail(c, name, TP_ERR_NO_BTF_FIELD);
+		ktp_btf_fail_member(c, t, name);
 		return NULL;
 	}
 	bitoff = anon + __btf_member_bit_offset(mtype, m);
@@ -534,6 +544,34 @@ static unsigned int ktp_btf_param(struct ktp_compiler *c, const char *name,
 			return i + 1;
 	}
 	return 0;
+}
+
+/**
+ * ktp_btf_fail_param() - refuse a name that is no parameter of the probe's
+ * @c: the compiler
+ * @at: the name, where error_log's caret goes
+ *
+ * The error's detail lists the names the prototype has, as far as they
+ * fit.
+ *
+ * Return: -EINVAL.
+ */
+int ktp_btf_fail_param(struct ktp_compiler *c, const char *at)
+{
+	bool tpoint = c->env.flags & KTP_ENV_TPOINT;
+	const char *what = tpoint ? "arguments" : "parameters";
+	const char *where = tpoint ? c->env.tpoint : c->env.func;
+	char list[KTP_EXPR_DETAIL_MAX];
+
+	if (!c->nr_params)
+		return ktp_fail_detail(c, at, TP_ERR_NO_BTFARG, "%s has no %s",
+				       where, what);
+	/* "WHAT of WHERE: " goes before the list */
+	btf_snprint_params(c->btf, c->params, c->nr_params, list,
+			   max_t(int, 8, sizeof(list) - strlen(what) -
+				 strlen(where) - sizeof(" of : ")));
+	return ktp_fail_detail(c, at, TP_ERR_NO_BTFARG, "%s of %s: %s", what,
+			       where, list);
 }
 
 /**

@@ -239,6 +239,9 @@ int ktp_next(struct ktp_compiler *c);
 
 /* ktp_parse.c */
 int ktp_fail(struct ktp_compiler *c, const char *at, int code);
+__printf(4, 5)
+int ktp_fail_detail(struct ktp_compiler *c, const char *at, int code,
+		    const char *fmt, ...);
 struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
 			  const char *at);
 struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
@@ -250,6 +253,7 @@ struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
 int ktp_btf_tpoint(struct ktp_compiler *c);
 void ktp_btf_release(struct ktp_compiler *c);
 bool ktp_btf_is_param(struct ktp_compiler *c, const char *name);
+int ktp_btf_fail_param(struct ktp_compiler *c, const char *at);
 int ktp_btf_name(struct ktp_compiler *c, const char *name, int len,
 		 unsigned int *num);
 struct ktp_node *ktp_btf_current(struct ktp_compiler *c, const char *at);

@@ -55,14 +55,19 @@ struct ktp_expr_env {
 	const char			*name;
 };
 
+#define KTP_EXPR_DETAIL_MAX	128	/* bytes of an error's detail */
+
 /**
  * struct ktp_expr_error - where and why an expression was refused
  * @pos: offset of the offending character in the expression
  * @code: TP_ERR_* code of the message for error_log
+ * @detail: what the message cannot name (the parameters there are, the
+ *	    struct without the member), or empty
  */
 struct ktp_expr_error {
 	int	pos;
 	int	code;
+	char	detail[KTP_EXPR_DETAIL_MAX];
 };
 
 struct ktp_compiler;

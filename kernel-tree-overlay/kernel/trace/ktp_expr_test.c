@@ -74,6 +74,8 @@ static u64 ktp_eval_node(const struct ktp_node *n, struct ktp_run_ctx *ctx)
 				     8 * (n->param - 6), 8);
 	case KTP_OP_STACKP:
 		return kernel_stack_pointer(ctx->regs);
+	case KTP_OP_CURRENT:
+		return (unsigned long)current;
 	case KTP_OP_FIELD:
 		return ktp_convert(ktp_read_field((void *)(unsigned long)n->val,
 						  ctx->rec), n->type);
@@ -1322,6 +1324,77 @@ static void ktp_expr_error_test(struct kunit *test)
 	}
 }
 
+/*
+ * Functions whose BTF prototypes the detail test names: their addresses
+ * are taken, so gcc keeps their parameters as written.
+ */
+static noinline int ktp_test_params(int the_first_parameter_of_the_test,
+				    long the_second_parameter_of_the_test,
+				    void *the_third_parameter_of_the_test,
+				    int fourth)
+{
+	return the_first_parameter_of_the_test +
+	       the_second_parameter_of_the_test + fourth +
+	       !the_third_parameter_of_the_test;
+}
+
+static noinline int ktp_test_no_params(void)
+{
+	return 1;
+}
+
+/* as many of its parameters as fit in the detail, cut with "..." */
+#define KTP_TEST_PARAMS_DETAIL						\
+	"parameters of ktp_test_params: the_first_parameter_of_the_test, "	\
+	"the_second_parameter_of_the_test, ..."
+
+static int (* const ktp_test_params_ptr)(int, long, void *, int) __used =
+	ktp_test_params;
+static int (* const ktp_test_no_params_ptr)(void) __used = ktp_test_no_params;
+
+/*
+ * error_log's detail names what a message cannot: the parameters of
+ * the function, as many as fit, and the struct without the member.
+ */
+static void ktp_expr_error_detail_test(struct kunit *test)
+{
+	static const struct {
+		const char	*func;
+		const char	*src;
+		int		code;
+		const char	*detail;
+	} cases[] = {
+		{ "ktp_test_params", "nosuch + 1", TP_ERR_NO_BTFARG,
+		  KTP_TEST_PARAMS_DETAIL },
+		{ "ktp_test_no_params", "1 + nosuch", TP_ERR_NO_BTFARG,
+		  "ktp_test_no_params has no parameters" },
+		{ NULL, "((struct ktp_oracle_typed *)%r12)->nope", TP_ERR_NO_BTF_FIELD,
+		  "in struct ktp_oracle_typed" },
+		{ NULL, "((struct ktp_oracle_typed *)%r12)->in[1].nope", TP_ERR_NO_BTF_FIELD,
+		  "in struct ktp_oracle_inner" },
+		{ NULL, "current->nope", TP_ERR_NO_BTF_FIELD, "in struct task_struct" },
+		/* no detail for the messages that say it all */
+		{ NULL, "nosuch_name_ktp", TP_ERR_KTP_EXPR_UNKNOWN, "" },
+		{ NULL, "1 +", TP_ERR_KTP_EXPR_SYNTAX, "" },
+	};
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct ktp_expr_error err;
+	u64 val;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		e->env.func = cases[i].func;
+		/* a detail left from an earlier error is not this one's */
+		memset(err.detail, 'x', sizeof(err.detail));
+		KUNIT_EXPECT_EQ_MSG(test, ktp_expr_eval(&e->env, cases[i].src, &e->ctx,
+							&val, &err), -EINVAL,
+				    "accepted: %s", cases[i].src);
+		KUNIT_EXPECT_EQ_MSG(test, err.code, cases[i].code, "%s", cases[i].src);
+		KUNIT_EXPECT_STREQ_MSG(test, err.detail, cases[i].detail, "%s",
+				       cases[i].src);
+	}
+}
+
 /* A condition's program returns whether it holds, and only then fetches */
 static void ktp_expr_cond_test(struct kunit *test)
 {
@@ -1383,14 +1456,53 @@ static const char * const ktp_rand_types[] = {
 	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
 };
 
+/*
+ * Typed terms: members of what %r12 points to (random bytes each batch),
+ * bitfields, arrays, a union, an enum, a pointer chain, and current.
+ * "%s" is an index that another random expression computes.
+ */
+#define KTP_RAND_T	"((struct ktp_oracle_typed *)%r12)"
+static const char * const ktp_rand_typed[] = {
+	KTP_RAND_T "->i", KTP_RAND_T "->bf_u3", KTP_RAND_T "->bf_s5",
+	KTP_RAND_T "->bf_u20", KTP_RAND_T "->bf_s40", KTP_RAND_T "->in[1].a",
+	KTP_RAND_T "->in[0].b", KTP_RAND_T "->in[1].name[5]", KTP_RAND_T "->word",
+	KTP_RAND_T "->e", KTP_RAND_T "->self->self->bf_s5", "(*" KTP_RAND_T ").l",
+	KTP_RAND_T "->uc", KTP_RAND_T "->bytes[3]", "*" KTP_RAND_T "->in[0].name",
+	"&" KTP_RAND_T "->in[1] - &" KTP_RAND_T "->in[0]",
+	"container_of(&" KTP_RAND_T "->l, struct ktp_oracle_typed, l)->i",
+	"((struct ktp_oracle_inner *)" KTP_RAND_T "->bytes)->b",
+	"sizeof(struct ktp_oracle_inner)", "current->pid",
+	"current->comm[0]",
+	/* indexes */
+	KTP_RAND_T "->bytes[(%s) & 7]", KTP_RAND_T "->in[(%s) & 1].b",
+	KTP_RAND_T "->in[0].name[(%s) & 3]", "(enum ktp_oracle_enum)(%s)",
+	"(" KTP_RAND_T " + ((%s) & 1))->i",
+};
+
+/* The bytes of a typed term each batch: any, with self still itself */
+static void ktp_rand_typed_data(u32 *st, struct ktp_oracle_typed *t)
+{
+	u8 *p = (u8 *)t;
+	size_t i;
+
+	for (i = 0; i < 2 * sizeof(*t); i++)
+		p[i] = ktp_rand(st);
+	t[0].self = &t[0];
+	t[1].self = &t[0];
+}
+
 /* Append a random expression of at most @depth levels to @s. */
 static void ktp_rand_expr(u32 *st, char *s, size_t size, int depth)
 {
 	size_t len = strlen(s);
 	u32 r = ktp_rand(st);
-	int kind = depth ? r % 9 : r % 3;
+	int kind = depth ? r % 10 : r % 4;
+	const char *t, *idx;
 
 #define OUT(...) (len = strlen(s), scnprintf(s + len, size - len, __VA_ARGS__))
+	/* what is left keeps the closing parentheses of every level */
+	if (size - len < 512)
+		kind = 0;
 	switch (kind) {
 	case 0:		/* a literal: small, negative, or any 64 bits */
 		switch (ktp_rand(st) % 4) {
@@ -1411,17 +1523,31 @@ static void ktp_rand_expr(u32 *st, char *s, size_t size, int depth)
 	case 2:
 		OUT("%s", ktp_rand_terms[ktp_rand(st) % ARRAY_SIZE(ktp_rand_terms)]);
 		return;
-	case 3:		/* unary */
+	case 3:		/* a typed term, maybe at an index computed */
+		t = ktp_rand_typed[ktp_rand(st) % ARRAY_SIZE(ktp_rand_typed)];
+		idx = strstr(t, "%s");
+		if (!idx) {
+			OUT("(%s)", t);
+			return;
+		}
+		OUT("(%.*s", (int)(idx - t), t);
+		if (depth)
+			ktp_rand_expr(st, s, size, depth - 1);
+		else
+			OUT("%s", ktp_rand_terms[ktp_rand(st) % ARRAY_SIZE(ktp_rand_terms)]);
+		OUT("%s)", idx + 2);
+		return;
+	case 4:		/* unary */
 		OUT("%c(", "-~!"[ktp_rand(st) % 3]);
 		ktp_rand_expr(st, s, size, depth - 1);
 		OUT(")");
 		return;
-	case 4:		/* a cast */
+	case 5:		/* a cast */
 		OUT("(%s)(", ktp_rand_types[ktp_rand(st) % ARRAY_SIZE(ktp_rand_types)]);
 		ktp_rand_expr(st, s, size, depth - 1);
 		OUT(")");
 		return;
-	case 5:		/* a read: in a buffer, or faulting */
+	case 6:		/* a read: in a buffer, or faulting */
 		OUT("*(%s *)(", ktp_rand_types[ktp_rand(st) % ARRAY_SIZE(ktp_rand_types)]);
 		if (ktp_rand(st) % 4) {
 			OUT("$stack + 8 * ((");
@@ -1433,7 +1559,7 @@ static void ktp_rand_expr(u32 *st, char *s, size_t size, int depth)
 			OUT(") %% 8)");
 		}
 		return;
-	case 6:		/* ?: */
+	case 7:		/* ?: */
 		OUT("((");
 		ktp_rand_expr(st, s, size, depth - 1);
 		OUT(") ? (");
@@ -1510,14 +1636,16 @@ static void ktp_expr_fetch_reg_test(struct kunit *test)
 
 /*
  * The reference evaluator, the interpreter and the JIT agree on
- * KTP_TEST_EXPRS random expressions over random registers and memory.
+ * KTP_TEST_EXPRS random expressions over random registers and memory,
+ * and over the members of a struct of random bytes, typed by its BTF.
  */
 static void ktp_expr_differential_test(struct kunit *test)
 {
 	struct ktp_test_env *e = ktp_test_env(test);
 	u64 want[KTP_TEST_BATCH], got[2][KTP_TEST_BATCH];
 	unsigned long want_faults, got_faults[2];
-	char (*src)[1024];
+	struct ktp_oracle_typed *typed;
+	char (*src)[2048];
 	struct ktp_expr_error err;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
@@ -1527,6 +1655,9 @@ static void ktp_expr_differential_test(struct kunit *test)
 
 	src = kunit_kcalloc(test, KTP_TEST_BATCH, sizeof(*src), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, src);
+	typed = kunit_kcalloc(test, 2, sizeof(*typed), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, typed);
+	e->regs.r12 = (unsigned long)typed;
 
 	first = ktp_first_runtime(test);
 	for (n = 0; n < KTP_TEST_EXPRS; n += KTP_TEST_BATCH) {
@@ -1541,6 +1672,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 		e->regs.r15 = 0x8000000000000000ULL;
 		for (i = 0; i < ARRAY_SIZE(e->stack); i++)
 			e->stack[i] = (u64)ktp_rand(&st) << (ktp_rand(&st) % 40);
+		ktp_rand_typed_data(&st, typed);
 
 		want_faults = 0;
 		for (i = 0; i < KTP_TEST_BATCH; i++) {
@@ -1598,7 +1730,10 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 		"18446744073709551616", "'a'", "'", "\"ab\"", "\"", "(", ")",
 		"(u8)", "(s64 *)", "*", "+8(", "-", "~", "!", "+", "/", "%", "<<",
 		">>", "<", "<=", "==", "!=", "&&", "||", "?", ":", "@", "@vfs_read",
-		"=", "#", " ", "\xff", "[", ".",
+		"=", "#", " ", "\xff", "[", ".", "]", "->", "current", "pid", "comm",
+		"(struct ktp_oracle_typed *)", "(struct nosuch *)", "(enum pid_type)",
+		"%r12", "in", "self", "bf_s5", "name", "sizeof", "container_of",
+		"struct ktp_oracle_inner", ",", "(char __user *)", "PIDTYPE_TGID",
 	};
 	struct ktp_test_env *e = ktp_test_env(test);
 	struct ktp_expr_error err;
@@ -1627,8 +1762,15 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 		case -EINVAL:
 			KUNIT_ASSERT_GE_MSG(test, err.pos, 0, "%s", src);
 			KUNIT_ASSERT_LE_MSG(test, err.pos, len, "%s", src);
-			KUNIT_ASSERT_GE_MSG(test, err.code, TP_ERR_KTP_EXPR_SYNTAX, "%s", src);
-			KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_STR_LONG, "%s", src);
+			/* KTP's messages, and probe events' for BTF */
+			if (err.code != TP_ERR_NO_PTR_STRCT &&
+			    err.code != TP_ERR_NO_BTF_FIELD &&
+			    err.code != TP_ERR_NON_UNIQ_SYMBOL) {
+				KUNIT_ASSERT_GE_MSG(test, err.code, TP_ERR_KTP_EXPR_SYNTAX,
+						    "%s", src);
+				KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_STR_LONG,
+						    "%s", src);
+			}
 			break;
 		default:
 			KUNIT_FAIL(test, "%s: unexpected result", src);
@@ -2061,6 +2203,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_c_oracle_test),
 	KUNIT_CASE(ktp_expr_nofault_test),
 	KUNIT_CASE(ktp_expr_error_test),
+	KUNIT_CASE(ktp_expr_error_detail_test),
 	KUNIT_CASE(ktp_expr_cond_test),
 	KUNIT_CASE(ktp_expr_fetch_reg_test),
 	KUNIT_CASE(ktp_expr_fuzz_test),

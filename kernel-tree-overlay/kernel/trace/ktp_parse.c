@@ -32,6 +32,32 @@ int ktp_fail(struct ktp_compiler *c, const char *at, int code)
 	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
 		c->err->pos = at - c->src;
 		c->err->code = code;
+		c->err->detail[0] = '\0';
+	}
+	return -EINVAL;
+}
+
+/**
+ * ktp_fail_detail() - refuse an expression, saying what the message cannot
+ * @c: the compiler
+ * @at: the offending character, where error_log's caret goes
+ * @code: the TP_ERR_* code of the message
+ * @fmt: the detail error_log shows after the message, as for printf()
+ *
+ * As ktp_fail(); the detail is cut at KTP_EXPR_DETAIL_MAX bytes.
+ *
+ * Return: -EINVAL.
+ */
+int ktp_fail_detail(struct ktp_compiler *c, const char *at, int code,
+		    const char *fmt, ...)
+{
+	va_list args;
+
+	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
+		ktp_fail(c, at, code);
+		va_start(args, fmt);
+		vscnprintf(c->err->detail, sizeof(c->err->detail), fmt, args);
+		va_end(args);
 	}
 	return -EINVAL;
 }
@@ -537,13 +563,13 @@ nomem:
  * where a function is probed (inside it, or without BTF); or neither a
  * parameter nor a global where no function is.
  */
-static int ktp_unknown_name(struct ktp_compiler *c)
+static int ktp_fail_name(struct ktp_compiler *c, const char *at)
 {
 	if (c->proto)
-		return TP_ERR_NO_BTFARG;
+		return ktp_btf_fail_param(c, at);
 	if (c->env.flags & KTP_ENV_TPOINT || c->env.func)
-		return TP_ERR_NO_BTF_ENTRY;
-	return TP_ERR_KTP_EXPR_UNKNOWN;
+		return ktp_fail(c, at, TP_ERR_NO_BTF_ENTRY);
+	return ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
 }
 
 /*
@@ -587,7 +613,7 @@ static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c
 	if (!addr && unique) {
 		n = ktp_btf_enum_value(c, at, c->tok_len);
 		if (IS_ERR(n)) {
-			ktp_fail(c, at, ktp_unknown_name(c));
+			ktp_fail_name(c, at);
 			return NULL;
 		}
 		if (n && ktp_next(c))

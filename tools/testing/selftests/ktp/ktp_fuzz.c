@@ -239,6 +239,11 @@ static const char * const args[] = {
 	"$retval", "$stack2", "@jiffies", "z=*(u64*)(16)", "$sig", "c=$comm:string",
 	"a=$arg1/0", "q=\\123", "s=$sig<<2:x16", "b=$arg1:b4@4/32", "k=$arg9999",
 	"=", "n=", "w=%nosuch", "v=(s64)$arg1%7", "$arg1:u8[4]", "g=jiffies", "h=&jiffies",
+	/* typed by BTF: names, members, casts */
+	"count", "file->f_flags", "f=file->f_path.dentry->d_name.name", "c=current->comm",
+	"p=current->real_parent->pid", "t=((struct file *)$arg1)->f_pos", "prev->pid",
+	"s=sizeof(struct file):u32", "n=file->nope", "m=count->x", "u=(char __user *)$arg2",
+	"k=container_of(&file->f_pos, struct file, f_pos)", "e=PIDTYPE_TGID", "$retval->f_mode",
 };
 
 static const char * const toks[] = {
@@ -248,6 +253,12 @@ static const char * const toks[] = {
 	"(s64)", "*(u32 *)", "+8(", "-", "~", "!", "+", "*", "/", "%", "<<",
 	">>", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "&&", "||", "?",
 	":", "$stack", "@vfs_read", "=", "#", ",", "[", "]",
+	/* typed by BTF */
+	"file", "count", "buf", "pos", "->", ".", "f_flags", "f_path", "dentry",
+	"d_name", "name", "current", "pid", "comm", "real_parent", "prev", "next",
+	"(struct file *)", "(struct task_struct *)", "(char __user *)",
+	"(enum pid_type)", "sizeof(struct file)", "container_of(", "struct file",
+	"PIDTYPE_PID", "[1]", "*file", "&file->f_pos", "(void *)",
 };
 
 static void add(size_t *len, const char *fmt, ...)
@@ -295,6 +306,11 @@ static const char * const valid[] = {
 	"p:fzv vfs_read if $arg3 % 2 == 0 ? $arg1 != 0 : *(u32 *)($arg2 + 8) > 7",
 	"e:fzv sched.sched_switch p=$prev_pid if $prev_pid == 0 || $next_comm ~ \"ktp*\"",
 	"t:fzv sys_enter n=$arg2 if $arg2 == 39 && *(u64 *)((u64)$arg1 + 8) != 1",
+	"p:fzv vfs_read f=file->f_path.dentry->d_name.name if count > 1 && current->pid != 1",
+	"r:fzv vfs_read r=$retval n=file->f_flags if $retval < 0 || current->comm == \"dd\"",
+	"t:fzv sched_switch p=prev->pid c=next->comm if prev->pid == 1 && next->prio < 120",
+	"p:fzv vfs_read if ((struct file *)$arg1)->f_pos > sizeof(struct file) ? 1 : 0",
+	"p:fzv vfs_read k=container_of(&file->f_pos, struct file, f_pos) if (char __user *)buf ~ \"a*\"",
 };
 
 /* A valid definition, then broken at the byte level. */
@@ -394,7 +410,7 @@ int main(int argc, char **argv)
 {
 	long count = argc > 1 ? atol(argv[1]) : 20000;
 	char *added;
-	size_t len, before;
+	size_t len, before, i;
 	int ret;
 
 	seed = argc > 2 ? strtoul(argv[2], NULL, 0) : 1;
@@ -408,6 +424,15 @@ int main(int argc, char **argv)
 		return 2;
 
 	before = read_file("ktp_probes", list, MAX_DEF);
+	/* the definitions the mutations start from are valid as they are */
+	for (i = 0; i < ARRAY_SIZE(valid); i++) {
+		len = snprintf(def, MAX_DEF, "%s\n", valid[i]);
+		ret = write_def(def, len);
+		if (ret)
+			fail("refused (%d): %s", ret, valid[i]);
+		read_file("ktp_probes", list2, MAX_DEF);
+		remove_added(list2 + before);
+	}
 	for (tried = 0; tried < count; tried++) {
 		len = tried % 2 ? gen_grammar() : gen_mutation();
 		def[len++] = '\n';
