@@ -559,19 +559,12 @@ static unsigned int ktp_btf_param(struct ktp_compiler *c, const char *name,
 int ktp_btf_fail_param(struct ktp_compiler *c, const char *at)
 {
 	bool tpoint = c->env.flags & KTP_ENV_TPOINT;
-	const char *what = tpoint ? "arguments" : "parameters";
-	const char *where = tpoint ? c->env.tpoint : c->env.func;
-	char list[KTP_EXPR_DETAIL_MAX];
+	char detail[KTP_EXPR_DETAIL_MAX];
 
-	if (!c->nr_params)
-		return ktp_fail_detail(c, at, TP_ERR_NO_BTFARG, "%s has no %s",
-				       where, what);
-	/* "WHAT of WHERE: " goes before the list */
-	btf_snprint_params(c->btf, c->params, c->nr_params, list,
-			   max_t(int, 8, sizeof(list) - strlen(what) -
-				 strlen(where) - sizeof(" of : ")));
-	return ktp_fail_detail(c, at, TP_ERR_NO_BTFARG, "%s of %s: %s", what,
-			       where, list);
+	btf_snprint_params(c->btf, c->params, c->nr_params,
+			   tpoint ? c->env.tpoint : c->env.func, tpoint,
+			   detail, sizeof(detail));
+	return ktp_fail_detail(c, at, TP_ERR_NO_BTFARG, "%s", detail);
 }
 
 /**

@@ -247,8 +247,10 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
 {
 	struct ktp_node *n;
 
-	if (slot >= KTP_EXPR_MAX_FETCHES)
+	if (slot >= KTP_EXPR_MAX_FETCHES) {
+		memset(err, 0, sizeof(*err));
 		return -E2BIG;
+	}
 	n = ktp_parse(c, src, err);
 	if (!n)
 		return c->error ?: -EINVAL;

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "trace.h"
+#include "trace_probe.h"
 
 struct trace_event_call;
 
@@ -55,7 +56,7 @@ struct ktp_expr_env {
 	const char			*name;
 };
 
-#define KTP_EXPR_DETAIL_MAX	128	/* bytes of an error's detail */
+#define KTP_EXPR_DETAIL_MAX	TP_LOG_DETAIL_MAX	/* bytes of an error's detail */
 
 /**
  * struct ktp_expr_error - where and why an expression was refused

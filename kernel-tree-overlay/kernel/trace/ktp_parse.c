@@ -32,7 +32,6 @@ int ktp_fail(struct ktp_compiler *c, const char *at, int code)
 	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
 		c->err->pos = at - c->src;
 		c->err->code = code;
-		c->err->detail[0] = '\0';
 	}
 	return -EINVAL;
 }

@@ -431,7 +431,10 @@ int main(int argc, char **argv)
 		if (ret)
 			fail("refused (%d): %s", ret, valid[i]);
 		read_file("ktp_probes", list2, MAX_DEF);
-		remove_added(list2 + before);
+		added = list2 + before;
+		if (!*added || strchr(added, '\n') != added + strlen(added) - 1)
+			fail("not one probe added by: %s", valid[i]);
+		remove_added(added);
 	}
 	for (tried = 0; tried < count; tried++) {
 		len = tried % 2 ? gen_grammar() : gen_mutation();
