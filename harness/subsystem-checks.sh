@@ -7,7 +7,8 @@
 #     changes: no report on a line the series added (a new file is all
 #     added);
 #   - make htmldocs SPHINXDIRS=trace: ktp.rst builds without a warning.
-# [Ns] after a step: seconds since the script started.
+# [Ns] after a step: seconds since the script started. With --keys it
+# only prints the key each file's coccicheck reports are kept under.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -21,24 +22,81 @@ fail=0
 # (with the headers beside them), so that each semantic patch runs once
 # over all of them: make coccicheck M=DIR, in report mode. Its reports
 # name the copies: put the source tree's path back before judging them.
+#
+# Each file's reports are kept in harness/coccicheck-kept, under a key of
+# all they depend on: the file's bytes, the semantic patches, spatch's
+# version and the headers coccicheck includes into every file (it runs
+# with --no-includes, so no other file counts). A file whose key is kept
+# is not checked again: its kept reports are judged as if just made.
+# (One semantic patch, locks/mini_lock.cocci, takes some 25 minutes on
+# kernel/bpf/verifier.c alone, which the series changes in one function.)
+# A file that changed is checked, and the kept reports are rewritten with
+# the keys of this tree's files only; commit them with the change.
 COCCI_SRC=$BUILD/cocci-src
+KEPT=$TOP/harness/coccicheck-kept
 rm -rf "$COCCI_SRC"
+cocci_env=$({ spatch --version 2>&1 | sed -n 1p
+	find "$SRC/scripts/coccinelle" -name '*.cocci' | LC_ALL=C sort | xargs cat
+	cat "$SRC/scripts/coccicheck" "$W1OUT/include/generated/autoconf.h" \
+		"$SRC/include/linux/kconfig.h" "$SRC/include/linux/compiler-version.h"
+	} | sha256sum | cut -c1-16)
+cocci_key() { # file in $SRC
+	echo "$cocci_env-$(sha256sum < "$SRC/$1" | cut -c1-16)"
+}
+
 mapfile -t cfiles < <(git -C "$SRC" diff --diff-filter=AM --name-only ktp-base ktp -- '*.c')
+declare -A target_key=()
 for f in "${cfiles[@]}"; do
-	mkdir -p "$COCCI_SRC/$(dirname "$f")"
-	cp "$SRC/$f" "$COCCI_SRC/$f"
-	cp "$SRC/$(dirname "$f")"/*.h "$COCCI_SRC/$(dirname "$f")/" 2> /dev/null || true
+	target_key[$f]=1
+	for h in "$SRC/$(dirname "$f")"/*.h; do
+		[ -f "$h" ] && target_key[${h#$SRC/}]=1
+	done
 done
-if [ ${#cfiles[@]} -gt 0 ]; then
+touch "$KEPT"
+if [ "${1:-}" = --keys ]; then	# what each file is kept under, for a look
+	for t in "${!target_key[@]}"; do
+		echo "$(cocci_key "$t") $t"
+	done
+	exit 0
+fi
+: > "$LOGS/coccicheck.kept"
+run=()
+for t in "${!target_key[@]}"; do
+	key=$(cocci_key "$t")
+	target_key[$t]=$key
+	if grep -q "^$key	" "$KEPT"; then
+		grep "^$key	." "$KEPT" | cut -f2- | sed "s|^|$SRC/$t:|" >> "$LOGS/coccicheck.kept" || true
+	else
+		mkdir -p "$COCCI_SRC/$(dirname "$t")"
+		cp "$SRC/$t" "$COCCI_SRC/$t"
+		run+=("$t")
+	fi
+done
+: > "$LOGS/coccicheck.raw"
+if [ ${#run[@]} -gt 0 ]; then
 	kmake "$SRC" "$W1OUT" coccicheck MODE=report M="$COCCI_SRC" > "$LOGS/coccicheck.raw" 2>&1 ||
 		{ tail -20 "$LOGS/coccicheck.raw" >&2; die "coccicheck failed to run"; }
-	sed "s|^$COCCI_SRC/|$SRC/|" "$LOGS/coccicheck.raw" > "$LOGS/coccicheck.log"
-	if ! "$TOP/harness/new-warnings.py" "$LOGS/coccicheck.log" "$SRC" ktp-base ktp >&2; then
-		echo "coccicheck: reports on lines the series added (${LOGS#$TOP/}/coccicheck.log)" >&2
-		fail=1
-	else
-		stamp "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files"
-	fi
+fi
+# the kept reports: this tree's files, each with its reports or none
+{
+	for t in "${!target_key[@]}"; do
+		key=${target_key[$t]}
+		if printf '%s\n' "${run[@]}" | grep -qxF "$t"; then
+			echo "$key	"
+			grep "^$COCCI_SRC/$t:" "$LOGS/coccicheck.raw" |
+				sed "s|^$COCCI_SRC/$t:|$key	|" || true
+		else
+			grep "^$key	" "$KEPT"
+		fi
+	done
+} | LC_ALL=C sort -u > "$LOGS/coccicheck.kept-new"
+cmp -s "$LOGS/coccicheck.kept-new" "$KEPT" || cp "$LOGS/coccicheck.kept-new" "$KEPT"
+{ sed "s|^$COCCI_SRC/|$SRC/|" "$LOGS/coccicheck.raw"; cat "$LOGS/coccicheck.kept"; } > "$LOGS/coccicheck.log"
+if ! "$TOP/harness/new-warnings.py" "$LOGS/coccicheck.log" "$SRC" ktp-base ktp >&2; then
+	echo "coccicheck: reports on lines the series added (${LOGS#$TOP/}/coccicheck.log)" >&2
+	fail=1
+else
+	stamp "coccicheck MODE=report: nothing on the series' lines of ${#cfiles[@]} C files (${#run[@]} of ${#target_key[@]} files checked, the others' reports kept in ${KEPT#$TOP/})"
 fi
 
 # htmldocs: every warning that names ktp.rst (the trace book's others are
