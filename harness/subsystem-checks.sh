@@ -61,6 +61,7 @@ if [ "${1:-}" = --keys ]; then	# what each file is kept under, for a look
 fi
 : > "$LOGS/coccicheck.kept"
 run=()
+declare -A checked=()
 for t in "${!target_key[@]}"; do
 	key=$(cocci_key "$t")
 	target_key[$t]=$key
@@ -70,6 +71,7 @@ for t in "${!target_key[@]}"; do
 		mkdir -p "$COCCI_SRC/$(dirname "$t")"
 		cp "$SRC/$t" "$COCCI_SRC/$t"
 		run+=("$t")
+		checked[$t]=1
 	fi
 done
 : > "$LOGS/coccicheck.raw"
@@ -81,7 +83,7 @@ fi
 {
 	for t in "${!target_key[@]}"; do
 		key=${target_key[$t]}
-		if printf '%s\n' "${run[@]}" | grep -qxF "$t"; then
+		if [ -n "${checked[$t]:-}" ]; then
 			echo "$key	"
 			grep "^$COCCI_SRC/$t:" "$LOGS/coccicheck.raw" |
 				sed "s|^$COCCI_SRC/$t:|$key	|" || true
