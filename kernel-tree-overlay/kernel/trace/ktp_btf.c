@@ -73,11 +73,48 @@ int ktp_btf_tpoint(struct ktp_compiler *c)
 }
 
 /*
- * The BTF the names are typed by, and the prototype of the probed
- * function or tracepoint, if there is one: found the first time a name
- * needs them. Return: false if the kernel has no BTF.
+ * The prototype of a probed function, [MOD:]SYM, and in *@btf the BTF it
+ * is in, with a reference. A "p" or "r" probe on a bare SYM is in
+ * vmlinux: a function vmlinux's BTF does not have has no prototype, and
+ * the modules' BTF is not walked for it.
  */
-static bool ktp_btf_scope(struct ktp_compiler *c)
+static const struct btf_type *ktp_btf_func_proto(const char *func,
+						 struct btf **btf)
+{
+	const char *sym = strchr(func, ':');
+	const struct btf_type *proto;
+	const char *name;
+
+	if (!sym)
+		return btf_find_vmlinux_by_name_kind(func, BTF_KIND_FUNC) > 0 ?
+		       btf_find_func_proto(func, btf) : NULL;
+
+	/*
+	 * The first BTF that has SYM, in vmlinux or a module: MOD's, or no
+	 * prototype (where vmlinux or another module has a function of that
+	 * name too) rather than a wrong one.
+	 */
+	proto = btf_find_func_proto(sym + 1, btf);
+	if (!proto)
+		return NULL;
+	name = btf_is_module(*btf) ? btf_get_name(*btf) : "";
+	if (strlen(name) != sym - func || strncmp(name, func, sym - func)) {
+		btf_put(*btf);
+		return NULL;
+	}
+	return proto;
+}
+
+/**
+ * ktp_btf_scope() - find the BTF a compiler's names are typed by
+ * @c: the compiler
+ *
+ * Finds the BTF and the prototype of the probed function or tracepoint,
+ * if there is one, the first time a name needs them.
+ *
+ * Return: false if the kernel has no BTF.
+ */
+bool ktp_btf_scope(struct ktp_compiler *c)
 {
 	const struct btf_type *proto = NULL;
 	struct btf *btf = NULL;
@@ -102,15 +139,8 @@ static bool ktp_btf_scope(struct ktp_compiler *c)
 		proto = btf_find_func_proto(stub, &btf);
 		kfree(stub);
 	} else if (c->env.func &&
-		   c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN) &&
-		   btf_find_vmlinux_by_name_kind(c->env.func,
-						 BTF_KIND_FUNC) != -ENOENT) {
-		/*
-		 * KTP's "p" and "r" probes are in vmlinux: a function its
-		 * BTF does not have has no prototype, and the modules' BTF
-		 * is not walked for it.
-		 */
-		proto = btf_find_func_proto(c->env.func, &btf);
+		   c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN)) {
+		proto = ktp_btf_func_proto(c->env.func, &btf);
 	}
 	if (proto)
 		c->func_btf = btf;

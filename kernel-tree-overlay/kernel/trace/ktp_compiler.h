@@ -251,6 +251,7 @@ struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
 
 /* ktp_btf.c */
 int ktp_btf_tpoint(struct ktp_compiler *c);
+bool ktp_btf_scope(struct ktp_compiler *c);
 void ktp_btf_release(struct ktp_compiler *c);
 bool ktp_btf_is_param(struct ktp_compiler *c, const char *name);
 int ktp_btf_fail_param(struct ktp_compiler *c, const char *at);

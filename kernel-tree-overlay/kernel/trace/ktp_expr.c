@@ -265,16 +265,17 @@ int ktp_compile_fetch(struct ktp_compiler *c, const char *src,
  * @c: the compiler of a "p" or "r" probe
  * @ctx: the parse context of its definition
  *
- * The compiler found the probed function's BTF prototype to type its
+ * The compiler finds the probed function's BTF prototype to type its
  * names; trace_probe.c's BTF fetch arguments take it from @ctx rather
- * than walk the BTF types for it again, as query_btf_context() would.
+ * than walk the BTF types for it again, as query_btf_context() would,
+ * and find a module's function's, which it would not.
  * traceprobe_finish_parse() puts the reference it takes.
  */
 void ktp_compiler_share_proto(struct ktp_compiler *c,
 			      struct traceprobe_parse_context *ctx)
 {
-	if (ctx->btf || !c->proto || !c->func_btf ||
-	    c->env.flags & KTP_ENV_TPOINT)
+	if (ctx->btf || c->env.flags & KTP_ENV_TPOINT || !ktp_btf_scope(c) ||
+	    !c->proto || !c->func_btf)
 		return;
 	btf_get(c->func_btf);
 	ctx->btf = c->func_btf;

@@ -46,7 +46,7 @@ static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
 	 * A hit kprobes missed never reached the handler, nor one the BPF
 	 * raw tracepoint missed the program: count them here.
 	 */
-	missed = tk->rp.kp.nmissed + tk->rp.nmissed;
+	missed = tk->rp.kp.nmissed + tk->rp.nmissed + tk->nmissed_gone;
 	if (tk->prog) {
 		missed += ktp_prog_missed(tk->prog->prog);
 		ktp_prog_false_counts(tk->prog, &cond_false, &faults);

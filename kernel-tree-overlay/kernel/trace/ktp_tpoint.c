@@ -6,6 +6,12 @@
  * attached by a BPF link while the probe is enabled. When its condition
  * holds it calls the kfuncs ktp_tp_enter() and ktp_tp_record(), which
  * count the hit and write its records; it counts a false one itself.
+ *
+ * A BPF link on a module's tracepoint holds the module. So a probe on a
+ * module's tracepoint registers its program on the tracepoint itself,
+ * as the link would, and only while the module is loaded: its tracepoint
+ * module notifier attaches it when the module comes, if the probe is
+ * enabled, and detaches it when the module goes.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
@@ -22,15 +28,43 @@
 #include "trace_ktp.h"
 #include "ktp_tpoint.h"
 
-/* A "t" probe's target: its tracepoint, and its link while enabled */
+/*
+ * A "t" probe's target: its tracepoint, and while the probe is enabled
+ * its link, or for a module's tracepoint @raw. @btp and @mod are NULL
+ * while the module of its tracepoint is not loaded; the module is held
+ * only while the probe is being defined (@mod_held).
+ */
 struct ktp_tpoint {
 	struct bpf_raw_event_map	*btp;
 	struct file			*link;
+	char				*name;
+	unsigned int			num_args;
+	bool				in_module;
+	struct module			*mod;		/* only to compare */
+	bool				mod_held;
+	bool				attached;	/* @raw is */
+	struct bpf_raw_tp_link		raw;
 };
 
-static struct bpf_raw_event_map *ktp_btp(void *ref)
+/* The module a tracepoint is in, or NULL for vmlinux's */
+static struct module *ktp_btp_module(struct bpf_raw_event_map *btp)
 {
-	return ((struct ktp_tpoint *)ref)->btp;
+	struct module *mod;
+
+	preempt_disable();
+	mod = __module_address((unsigned long)btp);
+	preempt_enable();
+	return mod;
+}
+
+static void ktp_tpoint_put(void *ref)
+{
+	struct ktp_tpoint *tpoint = ref;
+
+	if (tpoint->btp && (!tpoint->in_module || tpoint->mod_held))
+		bpf_put_raw_tracepoint(tpoint->btp);
+	kfree(tpoint->name);
+	kfree(tpoint);
 }
 
 /* The tracepoint a "t" probe runs on, by its name, with a reference. */
@@ -53,23 +87,36 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 		trace_probe_log_err(0, NO_TRACEPOINT);
 		return -ENOENT;
 	}
+	tpoint->mod = ktp_btp_module(tpoint->btp);
+	tpoint->in_module = tpoint->mod;
+	tpoint->mod_held = tpoint->mod;
+	tpoint->num_args = tpoint->btp->num_args;
+	tpoint->name = kstrdup(arg, GFP_KERNEL);
 	t->ref = tpoint;
+	if (!tpoint->name)
+		return -ENOMEM;
 	/* $argN: FETCH_OP_ARG, see ktp_tpoint_fetch_arg() */
 	ctx->flags |= TPARG_FL_FENTRY;
 	return 0;
 }
 
-static void ktp_tpoint_put(void *ref)
+/*
+ * The probe is defined: its module may go now, since the tracepoint
+ * module notifier detaches the probe first (see ktp_tpoint_module_notify()).
+ */
+static void ktp_tpoint_defined(struct trace_ktp *tk)
 {
-	struct ktp_tpoint *tpoint = ref;
+	struct ktp_tpoint *tpoint = tk->ref;
 
+	if (!tpoint->mod_held)
+		return;
+	tpoint->mod_held = false;
 	bpf_put_raw_tracepoint(tpoint->btp);
-	kfree(tpoint);
 }
 
 static const char *ktp_tpoint_name(void *ref)
 {
-	return ktp_btp(ref)->tp->name;
+	return ((struct ktp_tpoint *)ref)->name;
 }
 
 static char *ktp_tpoint_target_name(void *ref)
@@ -85,7 +132,7 @@ static void ktp_tpoint_print_target(struct trace_seq *s, void *ref)
 /* The entry data: the tracepoint's arguments, then the fetched values */
 static void ktp_tpoint_init(struct trace_ktp *tk)
 {
-	tk->vals_off = ktp_btp(tk->ref)->num_args * sizeof(u64);
+	tk->vals_off = ((struct ktp_tpoint *)tk->ref)->num_args * sizeof(u64);
 }
 
 /*
@@ -101,7 +148,8 @@ static int ktp_tpoint_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 	for (code = parg->code; code->op != FETCH_OP_END; code++) {
 		switch (code->op) {
 		case FETCH_OP_ARG:
-			if (code->param >= ktp_btp(tk->ref)->num_args) {
+			if (code->param >=
+			    ((struct ktp_tpoint *)tk->ref)->num_args) {
 				trace_probe_log_err(0, BAD_ARG_NUM);
 				return -EINVAL;
 			}
@@ -127,7 +175,7 @@ BTF_ID(func, ktp_tp_record)
 
 static int ktp_tpoint_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
 {
-	struct bpf_raw_event_map *btp = ktp_btp(tk->ref);
+	struct ktp_tpoint *tpoint = tk->ref;
 
 	/* ktp_tp_enter() and the others: the verifier asks for it */
 	if (!ebpf_jit_enabled()) {
@@ -136,8 +184,8 @@ static int ktp_tpoint_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
 		return -EOPNOTSUPP;
 	}
 	env->flags = KTP_ENV_TPOINT;
-	env->nr_args = btp->num_args;
-	env->tpoint = btp->tp->name;
+	env->nr_args = tpoint->num_args;
+	env->tpoint = tpoint->name;
 	env->kfuncs = ktp_tpoint_kfunc_btf_ids;
 	return 0;
 }
@@ -190,9 +238,36 @@ static void ktp_tpoint_prog_ready(struct trace_ktp *tk,
 }
 
 /*
+ * Register the program of a probe on a module's tracepoint there, as
+ * bpf_raw_tp_link_attach() would, without holding the module.
+ */
+static int ktp_tpoint_attach_raw(struct trace_ktp *tk)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+	int ret;
+
+	tpoint->raw.link.prog = tk->prog->prog;
+	ret = bpf_probe_register(tpoint->btp, &tpoint->raw);
+	tpoint->attached = !ret;
+	return ret;
+}
+
+static void ktp_tpoint_detach_raw(struct ktp_tpoint *tpoint)
+{
+	if (!tpoint->attached)
+		return;
+	bpf_probe_unregister(tpoint->btp, &tpoint->raw);
+	tpoint->attached = false;
+	/* no handler runs the program after this */
+	tracepoint_synchronize_unregister();
+}
+
+/*
  * Attach the probe's program to its tracepoint by a BPF link, as the
  * bpf() system call does (bpftool link show lists it), and keep the
  * link's file: the link is the tracepoint's while the probe is enabled.
+ * A probe on a module's tracepoint is attached without a link, and only
+ * while the module is loaded.
  */
 static int ktp_tpoint_enable(struct trace_ktp *tk,
 			     struct trace_event_file *file, bool first)
@@ -205,6 +280,8 @@ static int ktp_tpoint_enable(struct trace_ktp *tk,
 		return 0;
 	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
 	tk->prog->owner = tk;
+	if (tpoint->in_module)
+		return tpoint->btp ? ktp_tpoint_attach_raw(tk) : 0;
 	bpf_prog_inc(tk->prog->prog);
 	fd = bpf_prog_new_fd(tk->prog->prog);
 	if (fd < 0) {
@@ -229,6 +306,10 @@ static void ktp_tpoint_disable(struct trace_ktp *tk,
 
 	if (!last)
 		return;
+	if (tpoint->in_module) {
+		ktp_tpoint_detach_raw(tpoint);
+		return;
+	}
 	/*
 	 * The link's release unregisters it from the tracepoint, as closing
 	 * its last descriptor does: before this task returns to user space.
@@ -257,7 +338,78 @@ static const struct ktp_kind ktp_tpoint_kind = {
 	.prog_ready		= ktp_tpoint_prog_ready,
 	.enable			= ktp_tpoint_enable,
 	.disable		= ktp_tpoint_disable,
+	.defined		= ktp_tpoint_defined,
 };
+
+#ifdef CONFIG_MODULES
+/* The tracepoint @name of module @mod, or NULL */
+static struct bpf_raw_event_map *
+ktp_find_module_btp(struct module *mod, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mod->num_bpf_raw_events; i++) {
+		if (!strcmp(mod->bpf_raw_events[i].tp->name, name))
+			return &mod->bpf_raw_events[i];
+	}
+	return NULL;
+}
+
+/*
+ * A module comes: attach the enabled probes on its tracepoints. It goes:
+ * detach them, before the tracepoints are checked for probes left on
+ * them, as the module's tracepoints go with it. The probes, their
+ * events, enable state, triggers and counters stay.
+ */
+static int ktp_tpoint_module_notify(struct notifier_block *nb,
+				    unsigned long val, void *data)
+{
+	struct tp_module *tp_mod = data;
+	struct ktp_tpoint *tpoint;
+	struct dyn_event *pos;
+	struct trace_ktp *tk;
+	int ret;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	guard(mutex)(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (pos->ops != &ktp_dyn_ops)
+			continue;
+		tk = to_trace_ktp(pos);
+		tpoint = tk->ref;
+		if (tk->kind != &ktp_tpoint_kind || !tpoint->in_module)
+			continue;
+		if (val == MODULE_STATE_GOING) {
+			if (tpoint->mod != tp_mod->mod)
+				continue;
+			ktp_tpoint_detach_raw(tpoint);
+			tpoint->btp = NULL;
+			tpoint->mod = NULL;
+			continue;
+		}
+		if (tpoint->btp)
+			continue;
+		tpoint->btp = ktp_find_module_btp(tp_mod->mod, tpoint->name);
+		if (!tpoint->btp)
+			continue;
+		tpoint->mod = tp_mod->mod;
+		if (!trace_probe_is_enabled(&tk->tp))
+			continue;
+		ret = ktp_tpoint_attach_raw(tk);
+		if (ret)
+			pr_warn("ktp: %s/%s is not attached to %s: error %d\n",
+				trace_probe_group_name(&tk->tp),
+				trace_probe_name(&tk->tp), tpoint->name, ret);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktp_tpoint_module_nb = {
+	.notifier_call = ktp_tpoint_module_notify,
+};
+#endif /* CONFIG_MODULES */
 
 /*
  * The flags a hit was entered with (ktp_tp_enter()), at its level: where
@@ -359,6 +511,10 @@ static int __init ktp_tpoint_init_kind(void)
 
 	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,
 					&ktp_tpoint_kfunc_set);
+#ifdef CONFIG_MODULES
+	if (!ret)
+		ret = register_tracepoint_module_notifier(&ktp_tpoint_module_nb);
+#endif
 	return ret ?: ktp_register_kind(&ktp_tpoint_kind);
 }
 late_initcall(ktp_tpoint_init_kind);

@@ -57,9 +57,23 @@ static struct trace_event_functions ktp_event_funcs = {
 	.trace		= ktp_print_event,
 };
 
-/* The kprobe is registered before its event can be enabled. */
+/*
+ * Whether the kprobe of a 'p' or 'r' probe is in the kernel: not while
+ * the module of its function is not loaded, nor once it has gone.
+ */
+static bool ktp_kprobe_is_live(struct trace_ktp *tk)
+{
+	return tk->registered && !kprobe_gone(&tk->rp.kp);
+}
+
+/*
+ * Arm or disarm a probe's kprobe. One that is not live is armed when its
+ * module loads, if the probe is enabled then (ktp_module_notify()).
+ */
 static int ktp_arm(struct trace_ktp *tk, bool on)
 {
+	if (!ktp_kprobe_is_live(tk))
+		return 0;
 	if (ktp_is_return(tk))
 		return on ? enable_kretprobe(&tk->rp) : disable_kretprobe(&tk->rp);
 	return on ? enable_kprobe(&tk->rp.kp) : disable_kprobe(&tk->rp.kp);
@@ -212,15 +226,126 @@ static int ktp_set_kprobe(struct trace_ktp *tk, void *addr,
 	return 0;
 }
 
+/* Whether kprobes may probe @addr: 0, or -EINVAL and the error's *@code */
+static int ktp_check_addr(unsigned long addr, int *code)
+{
+	if (within_kprobe_blacklist(addr)) {
+		*code = TP_ERR_KTP_BLACKLISTED;
+		return -EINVAL;
+	}
+	/* kprobe_events refuses these too (__register_trace_kprobe()) */
+	if (trace_probe_within_notrace_func(addr)) {
+		*code = TP_ERR_KTP_NOTRACE;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Whether kprobes may probe [MOD:]SYM+@offset for a probe, and find its
+ * address: 0, or a negative errno and in *@code the error_log's code of
+ * why not. -ENODEV: MOD is not loaded, so nothing can be checked yet.
+ */
+static int ktp_check_symbol(char *symbol, unsigned int offset,
+			    bool is_return, unsigned long *addr, int *code)
+{
+	int ret;
+
+	*code = TP_ERR_BAD_PROBE_ADDR;
+	if (!trace_probe_module_exist(symbol))
+		return -ENODEV;
+	if (strchr(symbol, ':')) {
+		ret = trace_probe_validate_symbol(symbol);
+		*addr = ret ? 0 : kallsyms_lookup_name(symbol);
+		/* unloaded since: no name, or only another module's */
+		if (!ret && !*addr)
+			return trace_probe_module_exist(symbol) ? -ENOENT :
+								  -ENODEV;
+	} else {
+		/* one search of kallsyms for the name and its address */
+		ret = trace_probe_lookup_unique(symbol, addr);
+	}
+	/* as kprobe_events: one function of that name, no fewer */
+	if (ret == -EADDRNOTAVAIL)
+		*code = TP_ERR_NON_UNIQ_SYMBOL;
+	if (ret)
+		return ret;
+	if (!*addr)
+		return -ENOENT;
+	*addr += offset;
+
+	if (is_return && kprobe_on_func_entry(NULL, symbol, offset)) {
+		*code = TP_ERR_BAD_RETPROBE;
+		return -EINVAL;
+	}
+	return ktp_check_addr(*addr, code);
+}
+
+/* Register the kprobe, armed if the probe is enabled. */
 static int ktp_register_kprobe(struct trace_ktp *tk)
 {
 	int ret;
 
-	tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	if (trace_probe_is_enabled(&tk->tp))
+		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
+	else
+		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
 	if (ktp_is_return(tk))
 		ret = register_kretprobe(&tk->rp);
 	else
 		ret = register_kprobe(&tk->rp.kp);
+	tk->registered = !ret;
+	return ret;
+}
+
+/*
+ * Unregister the kprobe, and make it ready to be registered again: as
+ * kprobes left it before, with the hits it missed kept.
+ */
+static void ktp_unregister_kprobe(struct trace_ktp *tk)
+{
+	if (!tk->registered)
+		return;
+	if (ktp_is_return(tk))
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+	tk->registered = false;
+	tk->nmissed_gone += tk->rp.kp.nmissed + tk->rp.nmissed;
+	INIT_HLIST_NODE(&tk->rp.kp.hlist);
+	INIT_LIST_HEAD(&tk->rp.kp.list);
+	if (tk->symbol)
+		tk->rp.kp.addr = NULL;
+	tk->rp.kp.flags = 0;
+}
+
+/*
+ * Register the kprobe of a new probe: that of a probe on MOD:SYM only if
+ * MOD is loaded, and after the checks its definition could not make
+ * while it was not. Return: 0, or a negative errno with an error_log
+ * entry.
+ */
+static int ktp_register_new_kprobe(struct trace_ktp *tk)
+{
+	unsigned long addr;
+	int ret, code;
+
+	if (tk->symbol && strchr(tk->symbol, ':')) {
+		ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
+				       ktp_is_return(tk), &addr, &code);
+		if (ret == -ENODEV)
+			return 0;
+		if (ret) {
+			trace_probe_log_set_index(1);
+			__trace_probe_log_err(0, code);
+			return ret;
+		}
+	}
+	ret = ktp_register_kprobe(tk);
+	/* as kprobe_events: the module went while we looked at it */
+	if (ret == -ENOENT && tk->symbol &&
+	    !trace_probe_module_exist(tk->symbol))
+		return 0;
 	if (ret)
 		trace_probe_log_register_err(ret);
 	return ret;
@@ -268,7 +393,7 @@ static int ktp_register(struct trace_ktp *tk)
 	}
 
 	if (ktp_is_kprobe(tk)) {
-		ret = ktp_register_kprobe(tk);
+		ret = ktp_register_new_kprobe(tk);
 		if (ret) {
 			trace_probe_unregister_event_call(&tk->tp);
 			return ret;
@@ -276,6 +401,9 @@ static int ktp_register(struct trace_ktp *tk)
 	}
 
 	dyn_event_add(&tk->devent, call);
+	/* under event_mutex: no removal of the probe can come before */
+	if (tk->kind && tk->kind->defined)
+		tk->kind->defined(tk);
 	return 0;
 }
 
@@ -292,81 +420,157 @@ static int ktp_dyn_release(struct dyn_event *ev)
 		return -EBUSY;
 
 	/* a probe of another kind, disabled, is hooked nowhere */
-	if (ktp_is_return(tk))
-		unregister_kretprobe(&tk->rp);
-	else if (ktp_is_kprobe(tk))
-		unregister_kprobe(&tk->rp.kp);
+	if (ktp_is_kprobe(tk))
+		ktp_unregister_kprobe(tk);
 	dyn_event_remove(&tk->devent);
 	trace_probe_unlink(&tk->tp);
 	ktp_free(tk);
 	return 0;
 }
 
-/* The probed address of a 'p' or 'r' probe, checked as far as we can. */
+/*
+ * kallsyms finds a module's function without its "MOD:" too: name the
+ * module, so that the probe arms again when the module loads again, and
+ * reads back as the same probe. *@mod_len: the length of "MOD:".
+ */
+static int ktp_name_module(char **symbol, unsigned long addr, int *mod_len)
+{
+	char modname[MODULE_NAME_LEN] = "";
+	struct module *mod;
+	char *name;
+
+	preempt_disable();
+	mod = __module_address(addr);
+	if (mod)
+		strscpy(modname, module_name(mod));
+	preempt_enable();
+	if (!modname[0])
+		return 0;
+	name = kasprintf(GFP_KERNEL, "%s:%s", modname, *symbol);
+	if (!name)
+		return -ENOMEM;
+	kfree(*symbol);
+	*symbol = name;
+	*mod_len = strlen(modname) + 1;
+	return 0;
+}
+
+/*
+ * The probed address of a 'p' or 'r' probe, checked as far as we can: a
+ * function of a module that is not loaded is checked when it loads.
+ */
 static int ktp_parse_kprobe_target(const char *arg, bool is_return,
 				   struct traceprobe_parse_context *ctx,
-				   char **symbol, long *offset, void **addr)
+				   struct ktp_target *t)
 {
 	unsigned long probe_addr;
-	int ret;
+	bool on_entry;
+	int ret, code;
 
-	/* KTP probes no modules: nothing arms a probe when one loads */
-	if (strchr(arg, ':')) {
-		trace_probe_log_err(0, KTP_NO_MODULES);
-		return -EINVAL;
-	}
-	if (kstrtoul(arg, 0, (unsigned long *)addr)) {
-		*symbol = kstrdup(arg, GFP_KERNEL);
-		if (!*symbol)
-			return -ENOMEM;
-		ret = traceprobe_split_symbol_offset(*symbol, offset);
-		if (ret || *offset < 0 || *offset > UINT_MAX) {
-			trace_probe_log_err(0, BAD_PROBE_ADDR);
-			return -EINVAL;
-		}
-		/* as kprobe_events: one function of that name, no fewer */
-		ret = trace_probe_lookup_unique(*symbol, &probe_addr);
-		if (ret == -EADDRNOTAVAIL) {
-			trace_probe_log_err(0, NON_UNIQ_SYMBOL);
-			return -EINVAL;
-		}
-		if (ret || !probe_addr) {
-			trace_probe_log_err(0, BAD_PROBE_ADDR);
-			return -ENOENT;
-		}
-		probe_addr += *offset;
-		if (is_return) {
-			ctx->flags |= TPARG_FL_RETURN;
-			if (kprobe_on_func_entry(NULL, *symbol, *offset)) {
-				trace_probe_log_err(0, BAD_RETPROBE);
-				return -EINVAL;
-			}
-		} else if (!kprobe_on_func_entry(NULL, *symbol, *offset)) {
-			ctx->flags |= TPARG_FL_FENTRY;
-		}
-	} else {
+	if (!kstrtoul(arg, 0, (unsigned long *)&t->addr)) {
 		if (is_return) {
 			trace_probe_log_err(0, BAD_RETPROBE);
 			return -EINVAL;
 		}
-		probe_addr = (unsigned long)*addr;
+		probe_addr = (unsigned long)t->addr;
+		/* a module's function moves when the module loads again */
+		if (is_module_address(probe_addr)) {
+			trace_probe_log_err(0, KTP_MOD_ADDR);
+			return -EINVAL;
+		}
+		ret = ktp_check_addr(probe_addr, &code);
+		if (ret)
+			__trace_probe_log_err(0, code);
+		return ret;
 	}
-	/* kallsyms finds a module's symbol without its "MOD:" too */
-	if (is_module_address(probe_addr)) {
-		trace_probe_log_err(0, KTP_NO_MODULES);
+
+	t->symbol = kstrdup(arg, GFP_KERNEL);
+	if (!t->symbol)
+		return -ENOMEM;
+	ret = traceprobe_split_symbol_offset(t->symbol, &t->offset);
+	if (ret || t->offset < 0 || t->offset > UINT_MAX) {
+		trace_probe_log_err(0, BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
-	if (within_kprobe_blacklist(probe_addr)) {
-		trace_probe_log_err(0, KTP_BLACKLISTED);
+	ret = ktp_check_symbol(t->symbol, t->offset, is_return, &probe_addr,
+			       &code);
+	if (ret && ret != -ENODEV) {
+		__trace_probe_log_err(0, code);
+		return ret;
+	}
+	/* -ENODEV: ktp_register_new_kprobe() checks the rest if it can */
+	if (ret && is_return && t->offset) {
+		trace_probe_log_err(0, BAD_RETPROBE);
 		return -EINVAL;
 	}
-	/* kprobe_events refuses these too (__register_trace_kprobe()) */
-	if (trace_probe_within_notrace_func(probe_addr)) {
-		trace_probe_log_err(0, KTP_NOTRACE);
-		return -EINVAL;
-	}
-	return 0;
+	on_entry = ret ? !t->offset :
+			 !kprobe_on_func_entry(NULL, t->symbol, t->offset);
+	if (is_return)
+		ctx->flags |= TPARG_FL_RETURN;
+	else if (on_entry)
+		ctx->flags |= TPARG_FL_FENTRY;
+
+	if (ret || strchr(t->symbol, ':'))
+		return 0;
+	return ktp_name_module(&t->symbol, probe_addr, &t->mod_len);
 }
+
+#ifdef CONFIG_MODULES
+/*
+ * A module comes: register the kprobes of the probes on its functions
+ * again, where the functions are now, armed if their probes are enabled.
+ * When it goes, kprobes marks them gone, and the probes keep their
+ * events, enable state, triggers and counters.
+ */
+static int ktp_module_notify(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	struct module *mod = data;
+	struct dyn_event *pos;
+	struct trace_ktp *tk;
+	unsigned long addr;
+	int ret, code;
+
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+
+	guard(mutex)(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (pos->ops != &ktp_dyn_ops)
+			continue;
+		tk = to_trace_ktp(pos);
+		if (!ktp_is_kprobe(tk) || !tk->symbol ||
+		    !trace_probe_within_module(tk->symbol, mod))
+			continue;
+		/* the kprobe of the module's last load, gone */
+		ktp_unregister_kprobe(tk);
+		ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
+				       ktp_is_return(tk), &addr, &code);
+		if (!ret)
+			ret = ktp_register_kprobe(tk);
+		if (ret)
+			pr_warn("ktp: %s/%s is not armed on %s: error %d\n",
+				trace_probe_group_name(&tk->tp),
+				trace_probe_name(&tk->tp), tk->target, ret);
+	}
+	return NOTIFY_DONE;
+}
+
+/*
+ * After kprobes' notifier (priority 0) has added the module's blacklist,
+ * which ktp_check_symbol() reads.
+ */
+static struct notifier_block ktp_module_nb = {
+	.notifier_call	= ktp_module_notify,
+	.priority	= -1,
+};
+
+static __init int ktp_module_init(void)
+{
+	return register_module_notifier(&ktp_module_nb);
+}
+fs_initcall(ktp_module_init);
+#endif /* CONFIG_MODULES */
 
 /* The MAXACTIVE of "r[MAXACTIVE]", @len characters; 0 if none. */
 static int ktp_parse_maxactive(const char *arg, int len, bool is_return,
@@ -527,8 +731,7 @@ static int ktp_parse_target(struct ktp_target *t, const char *arg, int *nargs,
 	trace_probe_log_set_index(1);
 	if (t->kind)
 		return t->kind->parse_target(t, arg, nargs, ctx);
-	return ktp_parse_kprobe_target(arg, t->type == 'r', ctx, &t->symbol,
-				       &t->offset, &t->addr);
+	return ktp_parse_kprobe_target(arg, t->type == 'r', ctx, t);
 }
 
 /* The event's name when the definition gives none, made in @buf */
@@ -540,7 +743,7 @@ static const char *ktp_default_event_name(const struct ktp_target *t,
 			 t->kind->event_name(t->ref));
 	else if (t->symbol)
 		snprintf(buf, MAX_EVENT_NAME_LEN, "%c_%s_%ld",
-			 t->type, t->symbol, t->offset);
+			 t->type, t->symbol + t->mod_len, t->offset);
 	else
 		snprintf(buf, MAX_EVENT_NAME_LEN, "%c_0x%p", t->type, t->addr);
 	sanitize_event_name(buf);

@@ -44,12 +44,19 @@ struct ktp_kind;
 struct trace_ktp {
 	struct dyn_event	devent;
 	struct kretprobe	rp;		/* rp.kp alone for a 'p' probe */
-	const char		*symbol;	/* NULL when probing an address */
+	char			*symbol;	/* NULL when probing an address */
 	char			*target;	/* the probed place, as shown */
 	const struct ktp_kind	*kind;		/* NULL for 'p' and 'r' */
 	void			*ref;		/* what @kind holds: its target */
 	unsigned int		maxactive;	/* as defined; 0: kprobes picks */
 	unsigned long		addr;		/* as defined, 0 for a symbol */
+	/*
+	 * The kprobe of a 'p' or 'r' probe is registered, which it may not
+	 * be while the module of its "MOD:SYM" is not loaded; the hits its
+	 * earlier registrations missed.
+	 */
+	bool			registered;
+	unsigned long		nmissed_gone;
 	struct ktp_counters __percpu *counters;
 	struct ktp_prog		*prog;		/* condition, fetch expressions */
 	char			*cond;		/* the condition, as shown */
@@ -68,6 +75,7 @@ struct ktp_target {
 	unsigned int		maxactive;	/* of an "r" probe */
 	char			*symbol;	/* of a "p" or "r" probe, or NULL */
 	long			offset;
+	int			mod_len;	/* of the "MOD:" KTP named */
 	void			*addr;		/* of a "p" probe on an address */
 	void			*ref;		/* @kind's, with a reference */
 };
@@ -98,6 +106,8 @@ struct ktp_target {
  * @enable: hook the probe for @file (NULL: for perf); @first: the probe
  *	had no user. Return 0, or a negative errno
  * @disable: unhook it; @last: the probe has no user left
+ * @defined: the probe is registered: let go of what only its definition
+ *	needed (optional)
  *
  * A kind registers itself with ktp_register_kind(). Its probes record
  * what event probes record: no head of their own, fields that print as
@@ -126,6 +136,7 @@ struct ktp_kind {
 				  struct trace_event_file *file, bool first);
 	void		(*disable)(struct trace_ktp *tk,
 				   struct trace_event_file *file, bool last);
+	void		(*defined)(struct trace_ktp *tk);
 };
 
 static inline struct trace_ktp *to_trace_ktp(struct dyn_event *ev)
