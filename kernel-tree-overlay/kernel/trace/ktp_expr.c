@@ -432,9 +432,9 @@ void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c)
  *
  * The program is loaded through the BPF verifier and JIT-compiled as
  * bpf_jit_enable says (and blinded as bpf_jit_harden says); it runs in
- * the interpreter otherwise.
+ * the interpreter otherwise. With KTP_ENV_CHECK, there is none to make.
  *
- * Return: the program, or an ERR_PTR().
+ * Return: the program, NULL with KTP_ENV_CHECK, or an ERR_PTR().
  */
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 {
@@ -446,6 +446,11 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 	if (c->error) {
 		err = c->error;
 		goto out;
+	}
+	/* the expressions are as good as a program could tell */
+	if (c->env.flags & KTP_ENV_CHECK) {
+		ktp_compiler_destroy(c);
+		return NULL;
 	}
 	err = -ENOMEM;
 	kp = kzalloc(sizeof(*kp), GFP_KERNEL);

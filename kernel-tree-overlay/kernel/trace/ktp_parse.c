@@ -564,15 +564,17 @@ nomem:
  */
 static int ktp_fail_name(struct ktp_compiler *c, const char *at)
 {
-	const char *mod = c->env.func ? strchr(c->env.func, ':') : NULL;
+	const char *where = c->env.flags & KTP_ENV_TPOINT ? c->env.tpoint :
+							    c->env.func;
+	const char *mod = where ? strchr(where, ':') : NULL;
 
 	if (c->proto)
 		return ktp_btf_fail_param(c, at);
-	/* its module's BTF gives a module's function its prototype */
-	if (mod && !trace_probe_module_exist(c->env.func))
+	/* its module's BTF types a module's function or tracepoint */
+	if (mod && !trace_probe_module_exist(where))
 		return ktp_fail_detail(c, at, TP_ERR_NO_BTF_ENTRY,
 				       "module %.*s is not loaded",
-				       (int)(mod - c->env.func), c->env.func);
+				       (int)(mod - where), where);
 	if (c->env.flags & KTP_ENV_TPOINT || c->env.func)
 		return ktp_fail(c, at, TP_ERR_NO_BTF_ENTRY);
 	return ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);

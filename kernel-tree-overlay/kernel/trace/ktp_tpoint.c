@@ -16,6 +16,7 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
+#include <linux/cred.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/filter.h>
@@ -32,18 +33,22 @@
  * A "t" probe's target: its tracepoint, and while the probe is enabled
  * its link, or for a module's tracepoint @raw. @btp and @mod are NULL
  * while the module of its tracepoint is not loaded; the module is held
- * only while the probe is being defined (@mod_held).
+ * only while the probe is being defined (@mod_held). A probe defined
+ * before its module loads has no program until the module comes, and
+ * keeps the credentials of its definition to make it then (@cred).
  */
 struct ktp_tpoint {
 	struct bpf_raw_event_map	*btp;
 	struct file			*link;
 	char				*name;
+	char				*target;	/* MOD:NAME in a module */
 	unsigned int			num_args;
 	bool				in_module;
 	struct module			*mod;		/* only to compare */
 	bool				mod_held;
 	bool				attached;	/* @raw is */
 	struct bpf_raw_tp_link		raw;
+	const struct cred		*cred;
 };
 
 /* The module a tracepoint is in, or NULL for vmlinux's */
@@ -63,37 +68,98 @@ static void ktp_tpoint_put(void *ref)
 
 	if (tpoint->btp && (!tpoint->in_module || tpoint->mod_held))
 		bpf_put_raw_tracepoint(tpoint->btp);
+	if (tpoint->cred)
+		put_cred(tpoint->cred);
+	kfree(tpoint->target);
 	kfree(tpoint->name);
 	kfree(tpoint);
 }
 
-/* The tracepoint a "t" probe runs on, by its name, with a reference. */
+/* Is SYSTEM:EVENT, @len characters of SYSTEM, a trace event's name? */
+static bool ktp_names_event(const char *arg, int len)
+{
+	char system[MAX_EVENT_NAME_LEN];
+
+	if (len >= MAX_EVENT_NAME_LEN)
+		return false;
+	strscpy(system, arg, len + 1);
+	guard(mutex)(&event_mutex);
+	return find_event_file(top_trace_array(), system, arg + len + 1);
+}
+
+/*
+ * MOD:NAME, where module MOD is not loaded: a probe without a program
+ * until MOD comes with its tracepoint NAME, if it does. Its expressions
+ * are checked now, as far as they can be without the tracepoint.
+ */
+static int ktp_tpoint_parse_stub(struct ktp_tpoint *tpoint, const char *arg,
+				 int len)
+{
+	if (ktp_names_event(arg, len)) {
+		trace_probe_log_err(len, KTP_T_NOT_EVENT);
+		return -EINVAL;
+	}
+	tpoint->in_module = true;
+	tpoint->num_args = MAX_BPF_FUNC_ARGS;
+	tpoint->cred = get_current_cred();
+	return 0;
+}
+
+/*
+ * The tracepoint a "t" probe runs on, [MOD:]NAME, with a reference; MOD
+ * need not be loaded.
+ */
 static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 				   int *nargs,
 				   struct traceprobe_parse_context *ctx)
 {
+	const char *colon = strchr(arg, ':');
+	const char *name = colon ? colon + 1 : arg;
 	struct ktp_tpoint *tpoint;
+	struct module *mod = NULL;
+	int ret;
 
-	if (strpbrk(arg, ":./")) {
-		trace_probe_log_err(strcspn(arg, ":./"), KTP_T_NOT_EVENT);
+	if (colon == arg || strpbrk(name, ":./")) {
+		trace_probe_log_err(colon == arg ? 0 : name - arg +
+				    strcspn(name, ":./"), KTP_T_NOT_EVENT);
 		return -EINVAL;
 	}
 	tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
 	if (!tpoint)
 		return -ENOMEM;
-	tpoint->btp = bpf_get_raw_tracepoint(arg);
-	if (!tpoint->btp) {
-		kfree(tpoint);
-		trace_probe_log_err(0, NO_TRACEPOINT);
+	t->ref = tpoint;
+	tpoint->name = kstrdup(name, GFP_KERNEL);
+	if (!tpoint->name)
+		return -ENOMEM;
+	tpoint->btp = bpf_get_raw_tracepoint(name);
+	if (tpoint->btp)
+		mod = ktp_btp_module(tpoint->btp);
+	/* MOD:NAME is MOD's tracepoint, and no other's */
+	if (tpoint->btp && colon && (!mod || !trace_probe_within_module(arg, mod))) {
+		bpf_put_raw_tracepoint(tpoint->btp);
+		tpoint->btp = NULL;
+	}
+	if (!tpoint->btp && (!colon || trace_probe_module_exist(arg))) {
+		trace_probe_log_err(name - arg, NO_TRACEPOINT);
 		return -ENOENT;
 	}
-	tpoint->mod = ktp_btp_module(tpoint->btp);
-	tpoint->in_module = tpoint->mod;
-	tpoint->mod_held = tpoint->mod;
-	tpoint->num_args = tpoint->btp->num_args;
-	tpoint->name = kstrdup(arg, GFP_KERNEL);
-	t->ref = tpoint;
-	if (!tpoint->name)
+	if (tpoint->btp) {
+		tpoint->in_module = mod;
+		tpoint->mod = mod;
+		tpoint->mod_held = mod;
+		tpoint->num_args = tpoint->btp->num_args;
+	} else {
+		ret = ktp_tpoint_parse_stub(tpoint, arg, colon - arg);
+		if (ret)
+			return ret;
+	}
+	/* a module's tracepoint reads back with its module's name */
+	if (tpoint->in_module && !colon)
+		tpoint->target = kasprintf(GFP_KERNEL, "%s:%s",
+					   module_name(mod), name);
+	else
+		tpoint->target = kstrdup(arg, GFP_KERNEL);
+	if (!tpoint->target)
 		return -ENOMEM;
 	/* $argN: FETCH_OP_ARG, see ktp_tpoint_fetch_arg() */
 	ctx->flags |= TPARG_FL_FENTRY;
@@ -121,7 +187,7 @@ static const char *ktp_tpoint_name(void *ref)
 
 static char *ktp_tpoint_target_name(void *ref)
 {
-	return kstrdup(ktp_tpoint_name(ref), GFP_KERNEL);
+	return kstrdup(((struct ktp_tpoint *)ref)->target, GFP_KERNEL);
 }
 
 static void ktp_tpoint_print_target(struct trace_seq *s, void *ref)
@@ -186,6 +252,11 @@ static int ktp_tpoint_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
 	env->flags = KTP_ENV_TPOINT;
 	env->nr_args = tpoint->num_args;
 	env->tpoint = tpoint->name;
+	/* not loaded: no BTF, no program until the module comes */
+	if (tpoint->in_module && !tpoint->btp) {
+		env->flags |= KTP_ENV_CHECK;
+		env->tpoint = tpoint->target;
+	}
 	env->kfuncs = ktp_tpoint_kfunc_btf_ids;
 	return 0;
 }
@@ -246,6 +317,8 @@ static int ktp_tpoint_attach_raw(struct trace_ktp *tk)
 	struct ktp_tpoint *tpoint = tk->ref;
 	int ret;
 
+	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
+	tk->prog->owner = tk;
 	tpoint->raw.link.prog = tk->prog->prog;
 	ret = bpf_probe_register(tpoint->btp, &tpoint->raw);
 	tpoint->attached = !ret;
@@ -278,10 +351,11 @@ static int ktp_tpoint_enable(struct trace_ktp *tk,
 
 	if (!first)
 		return 0;
+	/* else attached when the module comes, see ktp_tpoint_module_coming() */
+	if (tpoint->in_module)
+		return tpoint->btp && tk->prog ? ktp_tpoint_attach_raw(tk) : 0;
 	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
 	tk->prog->owner = tk;
-	if (tpoint->in_module)
-		return tpoint->btp ? ktp_tpoint_attach_raw(tk) : 0;
 	bpf_prog_inc(tk->prog->prog);
 	fd = bpf_prog_new_fd(tk->prog->prog);
 	if (fd < 0) {
@@ -356,9 +430,151 @@ ktp_find_module_btp(struct module *mod, const char *name)
 }
 
 /*
- * A module comes: attach the enabled probes on its tracepoints. It goes:
- * detach them, before the tracepoints are checked for probes left on
- * them, as the module's tracepoints go with it. The probes, their
+ * Take the program and the fetch instructions @made has, for a probe
+ * whose fields they must fill as they are: the same names and types.
+ */
+static int ktp_tpoint_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
+{
+	struct probe_arg *a, *b;
+	int i, ret;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		a = &tk->tp.args[i];
+		b = &made->tp.args[i];
+		if (a->type != b->type || a->count != b->count ||
+		    strcmp(a->name, b->name))
+			return -EINVAL;
+	}
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		ret = traceprobe_update_arg(&made->tp.args[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < tk->tp.nr_args; i++)
+		swap(tk->tp.args[i].code, made->tp.args[i].code);
+	bitmap_copy(tk->prog_args, made->prog_args, MAX_TRACE_ARGS);
+	tk->vals_off = made->vals_off;
+	((struct ktp_tpoint *)tk->ref)->num_args =
+		((struct ktp_tpoint *)made->ref)->num_args;
+	tk->prog = made->prog;
+	made->prog = NULL;
+	return 0;
+}
+
+/*
+ * The program of a probe defined before its module loaded: its
+ * definition is made again, now with the tracepoint's BTF, under the
+ * credentials it was defined with, and must record what it did.
+ */
+static int ktp_tpoint_make_prog(struct trace_ktp *tk)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+	int i, nr = tk->tp.nr_args, argc = 2 + nr + (tk->cond ? 2 : 0);
+	const struct cred *old_cred;
+	struct trace_ktp *made;
+	const char **argv;
+	char **words;
+	int ret = -ENOMEM;
+
+	argv = kcalloc(argc, sizeof(*argv), GFP_KERNEL);
+	words = kcalloc(nr + 1, sizeof(*words), GFP_KERNEL);
+	if (!argv || !words)
+		goto out;
+	words[nr] = kasprintf(GFP_KERNEL, "t:%s/%s",
+			      trace_probe_group_name(&tk->tp),
+			      trace_probe_name(&tk->tp));
+	argv[0] = words[nr];
+	argv[1] = tpoint->target;
+	for (i = 0; i < nr; i++) {
+		if (tk->exprs && tk->exprs[i]) {
+			argv[2 + i] = tk->exprs[i];
+			continue;
+		}
+		words[i] = kasprintf(GFP_KERNEL, "%s=%s", tk->tp.args[i].name,
+				     tk->tp.args[i].comm);
+		argv[2 + i] = words[i];
+	}
+	if (tk->cond) {
+		argv[2 + nr] = "if";
+		argv[3 + nr] = tk->cond;
+	}
+	for (i = 0; i < argc; i++)
+		if (!argv[i])
+			goto out;
+
+	old_cred = override_creds(tpoint->cred);
+	made = ktp_remake(argc, argv);
+	revert_creds(old_cred);
+	ret = PTR_ERR_OR_ZERO(made);
+	if (ret)
+		goto out;
+	ret = ktp_tpoint_take_prog(tk, made);
+	ktp_discard(made);
+out:
+	if (words)
+		for (i = 0; i <= nr; i++)
+			kfree(words[i]);
+	kfree(words);
+	kfree(argv);
+	return ret;
+}
+
+/*
+ * A module comes: make the programs of probes on its tracepoints that
+ * were defined before it loaded, and attach those that are enabled. (At
+ * priority -1, after the BTF and BPF notifiers, which make the module's
+ * BTF and tracepoints known to BPF, have run.)
+ */
+static int ktp_tpoint_module_coming(struct notifier_block *nb,
+				    unsigned long val, void *data)
+{
+	struct bpf_raw_event_map *btp;
+	struct module *mod = data;
+	struct ktp_tpoint *tpoint;
+	struct dyn_event *pos;
+	struct trace_ktp *tk;
+	int ret;
+
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+
+	/* as a definition: error_log's lock, then the events' */
+	guard(mutex)(&dyn_event_ops_mutex);
+	guard(mutex)(&event_mutex);
+	for_each_dyn_event(pos) {
+		if (pos->ops != &ktp_dyn_ops)
+			continue;
+		tk = to_trace_ktp(pos);
+		tpoint = tk->ref;
+		if (tk->kind != &ktp_tpoint_kind || !tpoint->in_module ||
+		    tpoint->btp || !trace_probe_within_module(tpoint->target, mod))
+			continue;
+		btp = ktp_find_module_btp(mod, tpoint->name);
+		ret = btp ? 0 : -ENOENT;
+		if (btp && !tk->prog)
+			ret = ktp_tpoint_make_prog(tk);
+		if (!ret) {
+			tpoint->btp = btp;
+			tpoint->mod = mod;
+			if (trace_probe_is_enabled(&tk->tp))
+				ret = ktp_tpoint_attach_raw(tk);
+		}
+		if (ret)
+			pr_warn("ktp: %s/%s is not attached to %s: error %d\n",
+				trace_probe_group_name(&tk->tp),
+				trace_probe_name(&tk->tp), tpoint->target, ret);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktp_tpoint_module_coming_nb = {
+	.notifier_call	= ktp_tpoint_module_coming,
+	.priority	= -1,
+};
+
+/*
+ * A module goes: detach the probes on its tracepoints, before the
+ * tracepoints are checked for probes left on them. The probes, their
  * events, enable state, triggers and counters stay.
  */
 static int ktp_tpoint_module_notify(struct notifier_block *nb,
@@ -368,9 +584,8 @@ static int ktp_tpoint_module_notify(struct notifier_block *nb,
 	struct ktp_tpoint *tpoint;
 	struct dyn_event *pos;
 	struct trace_ktp *tk;
-	int ret;
 
-	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+	if (val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 
 	guard(mutex)(&event_mutex);
@@ -379,29 +594,12 @@ static int ktp_tpoint_module_notify(struct notifier_block *nb,
 			continue;
 		tk = to_trace_ktp(pos);
 		tpoint = tk->ref;
-		if (tk->kind != &ktp_tpoint_kind || !tpoint->in_module)
+		if (tk->kind != &ktp_tpoint_kind || !tpoint->mod ||
+		    tpoint->mod != tp_mod->mod)
 			continue;
-		if (val == MODULE_STATE_GOING) {
-			if (tpoint->mod != tp_mod->mod)
-				continue;
-			ktp_tpoint_detach_raw(tpoint);
-			tpoint->btp = NULL;
-			tpoint->mod = NULL;
-			continue;
-		}
-		if (tpoint->btp)
-			continue;
-		tpoint->btp = ktp_find_module_btp(tp_mod->mod, tpoint->name);
-		if (!tpoint->btp)
-			continue;
-		tpoint->mod = tp_mod->mod;
-		if (!trace_probe_is_enabled(&tk->tp))
-			continue;
-		ret = ktp_tpoint_attach_raw(tk);
-		if (ret)
-			pr_warn("ktp: %s/%s is not attached to %s: error %d\n",
-				trace_probe_group_name(&tk->tp),
-				trace_probe_name(&tk->tp), tpoint->name, ret);
+		ktp_tpoint_detach_raw(tpoint);
+		tpoint->btp = NULL;
+		tpoint->mod = NULL;
 	}
 	return NOTIFY_DONE;
 }
@@ -514,6 +712,8 @@ static int __init ktp_tpoint_init_kind(void)
 #ifdef CONFIG_MODULES
 	if (!ret)
 		ret = register_tracepoint_module_notifier(&ktp_tpoint_module_nb);
+	if (!ret)
+		ret = register_module_notifier(&ktp_tpoint_module_coming_nb);
 #endif
 	return ret ?: ktp_register_kind(&ktp_tpoint_kind);
 }

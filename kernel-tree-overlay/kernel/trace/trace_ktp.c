@@ -855,12 +855,13 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 }
 
 /*
- * Make the probe a definition asks for and register it. A probe made but
- * not registered is freed on return (__free()), so that this function
- * returns at once where it fails: no goto.
+ * Make the probe a definition asks for, in *@made. A probe made but not
+ * returned is freed on return (__free()), so that this function returns
+ * at once where it fails: no goto.
  */
-static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
-		      struct traceprobe_parse_context *ctx)
+static int ktp_make(int argc, const char *argv[], struct ktp_target *t,
+		    struct traceprobe_parse_context *ctx,
+		    struct trace_ktp **made)
 {
 	const char *event = NULL, *group = KTP_EVENT_SYSTEM;
 	char gbuf[MAX_EVENT_NAME_LEN], buf[MAX_EVENT_NAME_LEN];
@@ -914,11 +915,61 @@ static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 	ret = ktp_build(tk, t, nfetch, argv, cond_idx, argc, ctx);
 	if (ret)
 		return ret;
+	*made = no_free_ptr(tk);
+	return 0;
+}
 
+/* Make the probe a definition asks for and register it. */
+static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
+		      struct traceprobe_parse_context *ctx)
+{
+	struct trace_ktp *tk __free(ktp_free) = NULL;
+	int ret;
+
+	ret = ktp_make(argc, argv, t, ctx, &tk);
+	if (ret)
+		return ret;
 	ret = ktp_register(tk);
 	if (!ret)
 		retain_and_null_ptr(tk);	/* the dynamic event list has it */
 	return ret;
+}
+
+/**
+ * ktp_remake() - make a probe again from its definition, unregistered
+ * @argc: the number of words of @argv
+ * @argv: the definition, a fetch argument or the condition a word
+ *
+ * For a kind whose probe could not be made whole when it was defined: a
+ * "t" probe on the tracepoint of a module that was not loaded. The
+ * caller holds dyn_event_ops_mutex, for error_log, where errors go as a
+ * definition's do.
+ *
+ * Return: the probe, to free with ktp_discard(), or an ERR_PTR().
+ */
+struct trace_ktp *ktp_remake(int argc, const char *argv[])
+{
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
+	struct ktp_target t = { .type = argv[0][0] };
+	struct trace_ktp *tk = NULL;
+	int ret;
+
+	lockdep_assert_held(&dyn_event_ops_mutex);
+	trace_probe_log_init("trace_ktp", argc, argv);
+	ret = ktp_make(argc, argv, &t, &ctx, &tk);
+	traceprobe_finish_parse(&ctx);
+	trace_probe_log_clear();
+	ktp_put_target(&t);
+	return ret ? ERR_PTR(ret) : tk;
+}
+
+/**
+ * ktp_discard() - free a probe ktp_remake() made
+ * @tk: the probe, never registered
+ */
+void ktp_discard(struct trace_ktp *tk)
+{
+	ktp_free(tk);
 }
 
 static int __ktp_create(int argc, const char *argv[])

@@ -159,6 +159,8 @@ static __always_inline bool ktp_is_kprobe(struct trace_ktp *tk)
 extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
 int ktp_register_kind(const struct ktp_kind *kind);
+struct trace_ktp *ktp_remake(int argc, const char *argv[]);
+void ktp_discard(struct trace_ktp *tk);
 
 /* ktp_hit.c */
 int ktp_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
