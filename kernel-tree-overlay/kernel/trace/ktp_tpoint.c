@@ -429,6 +429,14 @@ ktp_find_module_btp(struct module *mod, const char *name)
 	return NULL;
 }
 
+/* The "t" probe of dynamic event @ev, or NULL */
+static struct trace_ktp *ktp_tpoint_probe(struct dyn_event *ev)
+{
+	struct trace_ktp *tk = ktp_of_dyn_event(ev);
+
+	return tk && tk->kind == &ktp_tpoint_kind ? tk : NULL;
+}
+
 /*
  * Take the program and the fetch instructions @made has, for a probe
  * whose fields they must fill as they are: the same names and types.
@@ -542,12 +550,10 @@ static int ktp_tpoint_module_coming(struct notifier_block *nb,
 	guard(mutex)(&dyn_event_ops_mutex);
 	guard(mutex)(&event_mutex);
 	for_each_dyn_event(pos) {
-		if (pos->ops != &ktp_dyn_ops)
-			continue;
-		tk = to_trace_ktp(pos);
-		tpoint = tk->ref;
-		if (tk->kind != &ktp_tpoint_kind || !tpoint->in_module ||
-		    tpoint->btp || !trace_probe_within_module(tpoint->target, mod))
+		tk = ktp_tpoint_probe(pos);
+		tpoint = tk ? tk->ref : NULL;
+		if (!tpoint || !tpoint->in_module || tpoint->btp ||
+		    !trace_probe_within_module(tpoint->target, mod))
 			continue;
 		btp = ktp_find_module_btp(mod, tpoint->name);
 		ret = btp ? 0 : -ENOENT;
@@ -560,9 +566,7 @@ static int ktp_tpoint_module_coming(struct notifier_block *nb,
 				ret = ktp_tpoint_attach_raw(tk);
 		}
 		if (ret)
-			pr_warn("ktp: %s/%s is not attached to %s: error %d\n",
-				trace_probe_group_name(&tk->tp),
-				trace_probe_name(&tk->tp), tpoint->target, ret);
+			ktp_warn_not_armed(tk, ret);
 	}
 	return NOTIFY_DONE;
 }
@@ -590,12 +594,9 @@ static int ktp_tpoint_module_notify(struct notifier_block *nb,
 
 	guard(mutex)(&event_mutex);
 	for_each_dyn_event(pos) {
-		if (pos->ops != &ktp_dyn_ops)
-			continue;
-		tk = to_trace_ktp(pos);
-		tpoint = tk->ref;
-		if (tk->kind != &ktp_tpoint_kind || !tpoint->mod ||
-		    tpoint->mod != tp_mod->mod)
+		tk = ktp_tpoint_probe(pos);
+		tpoint = tk ? tk->ref : NULL;
+		if (!tpoint || !tpoint->mod || tpoint->mod != tp_mod->mod)
 			continue;
 		ktp_tpoint_detach_raw(tpoint);
 		tpoint->btp = NULL;

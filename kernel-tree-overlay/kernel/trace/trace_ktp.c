@@ -515,6 +515,21 @@ static int ktp_parse_kprobe_target(const char *arg, bool is_return,
 	return ktp_name_module(&t->symbol, probe_addr, &t->mod_len);
 }
 
+/**
+ * ktp_warn_not_armed() - say why a probe on a module was not armed
+ * @tk: the probe
+ * @err: the error, as its module came
+ *
+ * Nobody writes a definition when a module comes: the kernel log says
+ * what went wrong, as it does for kprobe events.
+ */
+void ktp_warn_not_armed(struct trace_ktp *tk, int err)
+{
+	pr_warn("ktp: %s/%s is not armed on %s: error %d\n",
+		trace_probe_group_name(&tk->tp), trace_probe_name(&tk->tp),
+		tk->target, err);
+}
+
 #ifdef CONFIG_MODULES
 /*
  * A module comes: register the kprobes of the probes on its functions
@@ -536,10 +551,8 @@ static int ktp_module_notify(struct notifier_block *nb, unsigned long val,
 
 	guard(mutex)(&event_mutex);
 	for_each_dyn_event(pos) {
-		if (pos->ops != &ktp_dyn_ops)
-			continue;
-		tk = to_trace_ktp(pos);
-		if (!ktp_is_kprobe(tk) || !tk->symbol ||
+		tk = ktp_of_dyn_event(pos);
+		if (!tk || !ktp_is_kprobe(tk) || !tk->symbol ||
 		    !trace_probe_within_module(tk->symbol, mod))
 			continue;
 		/* the kprobe of the module's last load, gone */
@@ -549,9 +562,7 @@ static int ktp_module_notify(struct notifier_block *nb, unsigned long val,
 		if (!ret)
 			ret = ktp_register_kprobe(tk);
 		if (ret)
-			pr_warn("ktp: %s/%s is not armed on %s: error %d\n",
-				trace_probe_group_name(&tk->tp),
-				trace_probe_name(&tk->tp), tk->target, ret);
+			ktp_warn_not_armed(tk, ret);
 	}
 	return NOTIFY_DONE;
 }

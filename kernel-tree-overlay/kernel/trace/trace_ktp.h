@@ -160,7 +160,14 @@ extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
 int ktp_register_kind(const struct ktp_kind *kind);
 struct trace_ktp *ktp_remake(int argc, const char *argv[]);
+void ktp_warn_not_armed(struct trace_ktp *tk, int err);
 void ktp_discard(struct trace_ktp *tk);
+
+/* The KTP probe of dynamic event @ev, or NULL for another kind's */
+static inline struct trace_ktp *ktp_of_dyn_event(struct dyn_event *ev)
+{
+	return ev->ops == &ktp_dyn_ops ? to_trace_ktp(ev) : NULL;
+}
 
 /* ktp_hit.c */
 int ktp_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
