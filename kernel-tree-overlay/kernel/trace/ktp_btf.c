@@ -277,6 +277,7 @@ static struct ktp_node *ktp_btf_object(struct ktp_compiler *c,
 		n->l = addr;
 		return n;
 	}
+	user = ktp_reads_user(c, addr, user);
 	n = ktp_node(c, KTP_OP_READ, 0, at);
 	if (!n || ktp_btf_set_type(c, n, id, nptr, user, at))
 		return NULL;
@@ -332,6 +333,7 @@ static struct ktp_node *ktp_btf_bitfield(struct ktp_compiler *c,
 		return NULL;
 	}
 	addr = ktp_btf_offset(c, addr, bitoff / 8, at);
+	user = ktp_reads_user(c, addr, user);
 	n = addr ? ktp_node(c, KTP_OP_READ, KTP_T_U64, at) : NULL;
 	up = ktp_node(c, KTP_OP_SHL, KTP_T_U64, at);
 	down = ktp_node(c, KTP_OP_SHR, ktp_is_signed(type) ? KTP_T_S64 :

@@ -251,6 +251,8 @@ struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
 
 /* ktp_btf.c */
 int ktp_btf_tpoint(struct ktp_compiler *c);
+bool ktp_reads_user(struct ktp_compiler *c, const struct ktp_node *addr,
+		    bool user);
 bool ktp_btf_scope(struct ktp_compiler *c);
 void ktp_btf_release(struct ktp_compiler *c);
 bool ktp_btf_is_param(struct ktp_compiler *c, const char *name);

@@ -200,7 +200,7 @@ static int ktp_emit_fetch(struct ktp_compiler *c, const struct ktp_node *n,
 	ktp_gen(c, n, 0);
 	if (c->env.flags & KTP_ENV_TPOINT)
 		ktp_tpoint_enter(c, true);
-	else if (c->env.flags & KTP_ENV_EVENT)
+	else if (c->env.flags & (KTP_ENV_EVENT | KTP_ENV_USER))
 		ktp_event_values(c);
 	reg = ktp_load(c, 0, BPF_REG_1);
 	ktp_v_emit_fetch(c, reg, slot);

@@ -31,6 +31,7 @@ struct trace_event_call;
 #define KTP_ENV_EVENT		BIT(2)	/* $FIELD of @event, no registers */
 #define KTP_ENV_TPOINT		BIT(3)	/* $argN of a tracepoint, no registers */
 #define KTP_ENV_CHECK		BIT(4)	/* check the expressions, make no program */
+#define KTP_ENV_USER		BIT(5)	/* user registers and memory, values at a level */
 
 /**
  * struct ktp_expr_env - where the expressions of a probe run

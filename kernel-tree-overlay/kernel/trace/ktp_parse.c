@@ -120,6 +120,34 @@ static int ktp_type_name(const char *s, int len)
 	return 0;
 }
 
+/* Does @n compute from current, the kernel's task? */
+static bool ktp_from_current(const struct ktp_node *n)
+{
+	if (!n)
+		return false;
+	if (n->op == KTP_OP_CURRENT)
+		return true;
+	return ktp_from_current(n->l) || ktp_from_current(n->r);
+}
+
+/**
+ * ktp_reads_user() - whether a read at an address reads user memory
+ * @c: the compiler
+ * @addr: the address
+ * @user: the address is a __user pointer, or the read says "u"
+ *
+ * In a user-space probe, every read is of user memory but what is read
+ * from current.
+ *
+ * Return: true to read user memory.
+ */
+bool ktp_reads_user(struct ktp_compiler *c, const struct ktp_node *addr,
+		    bool user)
+{
+	return user ||
+	       ((c->env.flags & KTP_ENV_USER) && !ktp_from_current(addr));
+}
+
 /* A read of @size bytes at the address @addr gives, typed @type */
 static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
 				      struct ktp_node *addr, int type,
@@ -129,6 +157,7 @@ static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
 
 	if (!n)
 		return NULL;
+	user = ktp_reads_user(c, addr, user);
 	n->param = (type & KTP_T_SIZE) | (user ? KTP_READ_USER : 0);
 	n->l = addr;
 	return n;
@@ -346,6 +375,9 @@ static struct ktp_node *ktp_parse_arg(struct ktp_compiler *c,
 	if (!(c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN |
 			      KTP_ENV_TPOINT)))
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	/* a uretprobe keeps nothing of the entry */
+	if ((c->env.flags & KTP_ENV_USER) && (c->env.flags & KTP_ENV_RETURN))
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
 	if ((c->env.flags & KTP_ENV_TPOINT) && num > c->env.nr_args)
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_BAD_ARG_NUM));
 	/* at a function's entry: where the architecture finds it */
@@ -484,6 +516,11 @@ static noinline_for_stack struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
 	char buf[24];
 	struct ktp_node *n;
 
+	/* a user-space probe reads user memory: not the kernel's symbols */
+	if (c->env.flags & KTP_ENV_USER) {
+		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_NOT_HERE);
+		return NULL;
+	}
 	while (sign < end && *sign != '+' && *sign != '-')
 		sign++;
 	if (sign < end) {

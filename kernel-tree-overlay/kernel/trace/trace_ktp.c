@@ -642,9 +642,34 @@ int __init ktp_register_kind(const struct ktp_kind *kind)
 	return 0;
 }
 
-/* The kind of a definition's letter: true for "p" and "r" (no kind) */
-static bool ktp_find_kind(struct ktp_target *t)
+/* The kind of "p" and "r" probes on user space, PATH:OFFSET */
+static const struct ktp_kind *ktp_user_kind;
+
+/**
+ * ktp_register_user_kind - add the kind of KTP's user-space probes
+ * @kind: the kind, which "p" and "r" definitions on PATH:OFFSET take
+ *
+ * Return: 0, or -EINVAL if there is one.
+ */
+int __init ktp_register_user_kind(const struct ktp_kind *kind)
 {
+	if (WARN_ON(ktp_user_kind))
+		return -EINVAL;
+	ktp_user_kind = kind;
+	return 0;
+}
+
+/*
+ * The kind of a definition's letter, and for "p" and "r" of its target
+ * @arg (NULL if it has none): true for "p" and "r" on the kernel.
+ */
+static bool ktp_find_kind(struct ktp_target *t, const char *arg)
+{
+	if ((t->type == 'p' || t->type == 'r') && arg && ktp_user_kind &&
+	    trace_probe_is_uprobe_target(arg)) {
+		t->kind = ktp_user_kind;
+		return true;
+	}
 	if (t->type == 'p' || t->type == 'r')
 		return true;
 	if (t->type < 'a' || t->type > 'z')
@@ -855,7 +880,7 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 	ret = ktp_parse_args(tk, nfetch, argv, cond_idx, argc, ctx);
 	if (ret)
 		return ret;
-	if (t->type == 'r')
+	if (!tk->kind && t->type == 'r')
 		ktp_set_entry_data(tk, nfetch);
 
 	ret = traceprobe_set_print_fmt(&tk->tp, !ktp_is_kprobe(tk) ?
@@ -883,7 +908,7 @@ static int ktp_make(int argc, const char *argv[], struct ktp_target *t,
 	if (ret)
 		return ret;
 
-	if (!ktp_find_kind(t)) {
+	if (!ktp_find_kind(t, argc > 1 ? argv[1] : NULL)) {
 		trace_probe_log_err(0, KTP_BAD_TYPE);
 		return -EINVAL;
 	}

@@ -108,6 +108,8 @@ struct ktp_target {
  * @disable: unhook it; @last: the probe has no user left
  * @defined: the probe is registered: let go of what only its definition
  *	needed (optional)
+ * @def_letter: the letter of the probe's definition, if it is not
+ *	@letter (optional)
  *
  * A kind registers itself with ktp_register_kind(). Its probes record
  * what event probes record: no head of their own, fields that print as
@@ -137,6 +139,7 @@ struct ktp_kind {
 	void		(*disable)(struct trace_ktp *tk,
 				   struct trace_event_file *file, bool last);
 	void		(*defined)(struct trace_ktp *tk);
+	char		(*def_letter)(void *ref);
 };
 
 static inline struct trace_ktp *to_trace_ktp(struct dyn_event *ev)
@@ -159,6 +162,7 @@ static __always_inline bool ktp_is_kprobe(struct trace_ktp *tk)
 extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
 int ktp_register_kind(const struct ktp_kind *kind);
+int ktp_register_user_kind(const struct ktp_kind *kind);
 struct trace_ktp *ktp_remake(int argc, const char *argv[]);
 void ktp_warn_not_armed(struct trace_ktp *tk, int err);
 void ktp_discard(struct trace_ktp *tk);

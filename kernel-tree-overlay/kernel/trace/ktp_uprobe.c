@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KTP: "p" and "r" probes on user space, PATH:OFFSET[(REF)], as uprobe
+ * events name them. The probe's program is a BPF kprobe program on the
+ * user's registers, as a BPF uprobe program is; its reads of memory are
+ * reads of user memory but for what it reads from current, and its
+ * values go to a level of ktp_area, as those of an "e" probe's program
+ * do. A uprobe is registered on the file's inode, with its reference
+ * counter (a USDT semaphore) at REF, while the probe is enabled.
+ */
+#include <linux/namei.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/uprobes.h>
+
+#include "trace_probe.h"
+#include "trace_ktp.h"
+
+/* A user-space probe's target, and its uprobe while it is enabled */
+struct ktp_uprobe {
+	struct trace_uprobe_target	where;
+	char				*target;	/* PATH:0xOFFSET[(0xREF)] */
+	char				*event;		/* the default name */
+	struct uprobe_consumer		uc;
+	struct uprobe			*uprobe;
+	struct trace_ktp		*tk;
+	bool				is_return;	/* an "r" probe */
+};
+
+static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
+				   int *nargs,
+				   struct traceprobe_parse_context *ctx)
+{
+	struct ktp_uprobe *up;
+	struct inode *inode;
+	int ret;
+
+	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	if (!up)
+		return -ENOMEM;
+	t->ref = up;
+	ret = trace_probe_parse_uprobe_target(arg, &up->where);
+	if (ret)
+		return ret;
+	/* "r" is the letter of a return probe; PATH:OFFSET%return is not */
+	if (up->where.is_return) {
+		trace_probe_log_err(strchr(arg, '%') - arg, BAD_ADDR_SUFFIX);
+		return -EINVAL;
+	}
+	/* uprobe_register() would refuse it only when the probe is enabled */
+	inode = d_real_inode(up->where.path.dentry);
+	if (up->where.offset > i_size_read(inode)) {
+		trace_probe_log_err(strrchr(arg, ':') + 1 - arg,
+				    BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	if (up->where.ref_ctr_offset)
+		up->target = kasprintf(GFP_KERNEL, "%s:0x%lx(0x%lx)",
+				       up->where.filename, up->where.offset,
+				       up->where.ref_ctr_offset);
+	else
+		up->target = kasprintf(GFP_KERNEL, "%s:0x%lx",
+				       up->where.filename, up->where.offset);
+	/* as uprobe events name theirs: p_BASENAME_0xOFFSET */
+	up->event = kasprintf(GFP_KERNEL, "%c_%.*s_0x%lx", t->type,
+			      (int)strcspn(kbasename(up->where.filename), ".-_"),
+			      kbasename(up->where.filename), up->where.offset);
+	if (!up->target || !up->event)
+		return -ENOMEM;
+	/*
+	 * trace_probe.c parses the fetch arguments of a "p" probe as a
+	 * kprobe's at a function's entry, whose $argN are in the same
+	 * registers, and those of an "r" probe as a uretprobe's: no $argN,
+	 * a $retval without BTF. ktp_uprobe_fetch_arg() makes their reads
+	 * of memory reads of user memory.
+	 */
+	up->is_return = t->type == 'r';
+	if (up->is_return) {
+		ctx->flags &= ~TPARG_FL_KERNEL;
+		ctx->flags |= TPARG_FL_USER | TPARG_FL_RETURN;
+	} else {
+		ctx->flags |= TPARG_FL_FENTRY;
+	}
+	return 0;
+}
+
+static void ktp_uprobe_put(void *ref)
+{
+	struct ktp_uprobe *up = ref;
+
+	trace_probe_put_uprobe_target(&up->where);
+	kfree(up->event);
+	kfree(up->target);
+	kfree(up);
+}
+
+static const char *ktp_uprobe_event_name(void *ref)
+{
+	return ((struct ktp_uprobe *)ref)->event;
+}
+
+static char ktp_uprobe_def_letter(void *ref)
+{
+	return ((struct ktp_uprobe *)ref)->is_return ? 'r' : 'p';
+}
+
+static char *ktp_uprobe_target_name(void *ref)
+{
+	return kstrdup(((struct ktp_uprobe *)ref)->target, GFP_KERNEL);
+}
+
+static void ktp_uprobe_print_target(struct trace_seq *s, void *ref)
+{
+	trace_seq_puts(s, ((struct ktp_uprobe *)ref)->target);
+}
+
+static void ktp_uprobe_init(struct trace_ktp *tk)
+{
+	((struct ktp_uprobe *)tk->ref)->tk = tk;
+}
+
+/*
+ * A kprobe_events fetch argument of a user-space probe reads user memory
+ * as uprobe events' do. The user's stack ($stackN) and a kernel symbol
+ * (@SYM) are refused.
+ */
+static int ktp_uprobe_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
+{
+	struct fetch_insn *code;
+
+	for (code = parg->code; code->op != FETCH_OP_END; code++) {
+		switch (code->op) {
+		case FETCH_NOP_SYMBOL:
+			trace_probe_log_err(0, SYM_ON_UPROBE);
+			return -EINVAL;
+		case FETCH_OP_DEREF:
+			code->op = FETCH_OP_UDEREF;
+			break;
+		case FETCH_OP_ST_STRING:
+			code->op = FETCH_OP_ST_USTRING;
+			break;
+		case FETCH_OP_ST_MEM:
+			code->op = FETCH_OP_ST_UMEM;
+			break;
+		case FETCH_OP_STACK:
+		case FETCH_OP_STACKP:
+			trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
+			return -EINVAL;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int ktp_uprobe_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
+{
+	struct ktp_uprobe *up = tk->ref;
+
+	/*
+	 * $argN: the registers of the C calling convention, which hold the
+	 * arguments at a function's entry (where the definition says the
+	 * offset is); "r": $retval, and no $argN.
+	 */
+	env->flags = KTP_ENV_USER |
+		     (up->is_return ? KTP_ENV_RETURN : KTP_ENV_FENTRY);
+	return 0;
+}
+
+/*
+ * A hit: the handler runs in the task, at its breakpoint, where it may
+ * sleep; the program and the record run with preemption disabled, at a
+ * level of ktp_area as the handlers of "t" and "e" probes do.
+ */
+static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct ktp_uprobe *up = container_of(uc, struct ktp_uprobe, uc);
+	struct trace_ktp *tk = up->tk;
+	struct ktp_counters *counters;
+	unsigned int flags;
+	void *edata = NULL;
+	u64 *word, old;
+	int level;
+	bool ret;
+
+	flags = trace_probe_load_flag(&tk->tp);
+	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
+		return 0;
+	preempt_disable();
+	counters = this_cpu_ptr(tk->counters);
+	level = ktp_enter(counters);
+	if (level < 0)
+		goto out;
+	if (tk->prog) {
+		word = ktp_event_level();
+		old = READ_ONCE(*word);
+		WRITE_ONCE(*word, level);
+		ret = ktp_run_prog(tk, counters, regs, NULL, NULL, NULL);
+		WRITE_ONCE(*word, old);
+		if (!ret) {
+			ktp_leave(counters);
+			goto out;
+		}
+		edata = ktp_level_vals(level);
+	}
+	ktp_exit(counters, ktp_record_all_event(tk, flags, regs, edata));
+out:
+	preempt_enable();
+	return 0;
+}
+
+static int ktp_uprobe_ret_handler(struct uprobe_consumer *uc,
+				  unsigned long func, struct pt_regs *regs)
+{
+	return ktp_uprobe_handler(uc, regs);
+}
+
+/* The uprobe, and the semaphore at REF raised, while the probe is enabled */
+static int ktp_uprobe_enable(struct trace_ktp *tk,
+			     struct trace_event_file *file, bool first)
+{
+	struct ktp_uprobe *up = tk->ref;
+	struct uprobe *uprobe;
+
+	if (!first)
+		return 0;
+	if (up->is_return)
+		up->uc.ret_handler = ktp_uprobe_ret_handler;
+	else
+		up->uc.handler = ktp_uprobe_handler;
+	uprobe = uprobe_register(d_real_inode(up->where.path.dentry),
+				 up->where.offset, up->where.ref_ctr_offset,
+				 &up->uc);
+	if (IS_ERR(uprobe))
+		return PTR_ERR(uprobe);
+	up->uprobe = uprobe;
+	return 0;
+}
+
+static void ktp_uprobe_disable(struct trace_ktp *tk,
+			       struct trace_event_file *file, bool last)
+{
+	struct ktp_uprobe *up = tk->ref;
+
+	if (!last || !up->uprobe)
+		return;
+	uprobe_unregister_nosync(up->uprobe, &up->uc);
+	/* no handler runs once this returns */
+	uprobe_unregister_sync();
+	up->uprobe = NULL;
+}
+
+static const struct ktp_kind ktp_uprobe_kind = {
+	.letter		= 'p',
+	.parse_target	= ktp_uprobe_parse_target,
+	.put_ref	= ktp_uprobe_put,
+	.event_name	= ktp_uprobe_event_name,
+	.target_name	= ktp_uprobe_target_name,
+	.print_target	= ktp_uprobe_print_target,
+	.def_letter	= ktp_uprobe_def_letter,
+	.init		= ktp_uprobe_init,
+	.fetch_arg	= ktp_uprobe_fetch_arg,
+	.set_env	= ktp_uprobe_set_env,
+	.enable		= ktp_uprobe_enable,
+	.disable	= ktp_uprobe_disable,
+};
+
+/* The kind of "p" and "r" definitions on PATH:OFFSET */
+static int __init ktp_uprobe_init_kind(void)
+{
+	return ktp_register_user_kind(&ktp_uprobe_kind);
+}
+late_initcall(ktp_uprobe_init_kind);
