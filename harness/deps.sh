@@ -10,7 +10,8 @@ set -euo pipefail
 PKGS=(build-essential git python3 perl file rsync xz-utils
       linux-source-6.12 qemu-system-x86 busybox-static sparse coccinelle
       quilt ccache flex bison bc cpio kmod libelf-dev libssl-dev trace-cmd
-      linux-perf python3-sphinx ocaml-nox dwarves binutils-dev zlib1g-dev)
+      linux-perf python3-sphinx ocaml-nox dwarves binutils-dev zlib1g-dev
+      systemtap-sdt-dev)
 [ "${1:-}" != bench ] || PKGS+=(gnuplot-nox)
 [ "${1:-}" != profile ] || PKGS+=(gdb)
 # `deps.sh list`: print them, one a line (harness/fresh-run.sh)

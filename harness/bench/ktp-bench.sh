@@ -58,6 +58,21 @@ reads read_baseline
 # a context switch, the workload of the sched_switch rows
 switches switch_baseline
 
+# a call of a user function, ufunc() in /ktp_bench, the workload of the
+# user-space probe rows: nothing on it, a false BPF program on a uprobe,
+# uprobe_events recording one argument, then behind a false filter
+ucalls() { row "$1" /ktp_bench ufunc 2000; }
+uoff=$(/ktp_bench ufunc-offset)
+ucalls ufunc_baseline
+row bpf_uprobe_false /ktp_bench bpf-uprobe 2000
+echo "p:ub /ktp_bench:$uoff a=%di:u64" > uprobe_events
+echo 1 > events/uprobes/ub/enable
+ucalls uprobe_events_record
+echo 'a == 12345' > events/uprobes/ub/filter
+ucalls uprobe_events_false_filter
+echo 0 > events/uprobes/ub/enable
+echo > uprobe_events
+
 # BPF programs whose condition is false
 row bpf_kprobe_false /ktp_bench bpf-kprobe $fn 0
 [ -z "$optoff" ] || row bpf_optkprobe_false /ktp_bench bpf-kprobe $fn "$optoff"
@@ -116,6 +131,7 @@ ktp_run() {
 ktp() { ktp_run calls "$@"; }	# getppid()
 ktpr() { ktp_run reads "$@"; }	# read() of a byte: vfs_read()
 ktps() { ktp_run switches "$@"; }	# a context switch: sched_switch
+ktpu() { ktp_run ucalls "$@"; }	# a call of ufunc(): a user-space probe
 
 echo "p:kt $fn a=%di:u64" > ktp_probes
 calls ktp_p_defined_disabled
@@ -150,6 +166,10 @@ ktp ktp_tp_sys_enter_false "t:kt sys_enter if \$arg2 == 99999" jit
 ktp ktp_tp_sys_enter_record "t:kt sys_enter id=\$arg2:s64"
 ktp ktp_evt_sys_enter_false "e:kt raw_syscalls.sys_enter if \$id == 99999"
 ktp ktp_evt_sys_enter_record "e:kt raw_syscalls.sys_enter id=\$id"
+
+# user-space probes on ufunc(): false, and recording its argument
+ktpu ktp_u_false_jit "p:kt /ktp_bench:$uoff a=%di:u64 if %di == 12345" jit
+ktpu ktp_u_record "p:kt /ktp_bench:$uoff a=%di:u64"
 
 # vfs_read() under read(): the floor, then a chain of 3 '->' and a
 # string compare whose first byte differs ("zero" is not "x")

@@ -25,6 +25,14 @@
  *	instructions per first write to a page of an anonymous mapping
  *	(default 2048 pages a run, rounded up to whole page tables), the
  *	page fault included
+ *   ktp_bench ufunc [CALLS]
+ *	instructions per call of ufunc(), a user function of this program
+ *	that user-space probes probe (default 2000 calls a run)
+ *   ktp_bench ufunc-offset
+ *	print ufunc()'s offset in this program's file, for PATH:OFFSET
+ *   ktp_bench bpf-uprobe [CALLS]
+ *	ufunc with a BPF_PROG_TYPE_KPROBE program on a uprobe on ufunc()
+ *	whose condition (its argument, %di, == 12345) is false
  *   ktp_bench define FILE TEXT [FILE TEXT]... -- FILE TEXT...
  *	instructions to write each TEXT to its FILE, in order, as one
  *	definition; the writes after -- undo it between runs, untimed
@@ -94,6 +102,52 @@ static double syscall_cost(long calls)
 			best = t;
 	}
 	return (double)best / calls;
+}
+
+/* The function the user-space probe rows probe, called through a pointer */
+__attribute__((noinline, noclone)) long ufunc(long a)
+{
+	asm volatile("");
+	return a + 1;
+}
+
+/* Instructions per call of ufunc() */
+static double ufunc_cost(long calls)
+{
+	long (*volatile call)(long) = ufunc;
+	long long t, best = -1;
+	long i, sum = 0;
+	int run;
+
+	for (run = 0; run < RUNS; run++) {
+		t = now_ns();
+		for (i = 0; i < calls; i++)
+			sum += call(i);
+		t = now_ns() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	if (sum != RUNS * (calls * (calls - 1) / 2 + calls))
+		fail("ufunc");
+	return (double)best / calls;
+}
+
+/* ufunc()'s offset in this program's file, from /proc/self/maps */
+static unsigned long ufunc_offset(void)
+{
+	unsigned long start, end, offs, addr = (uintptr_t)ufunc;
+	char line[512], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &start, &end, perms,
+			   &offs) != 4)
+			continue;
+		if (addr >= start && addr < end)
+			return addr - start + offs;
+	}
+	fail("ufunc offset");
+	return 0;
 }
 
 /* Instructions per read() of one byte of /dev/zero */
@@ -291,15 +345,37 @@ static int load_prog(__u32 type, __s16 off, __s32 value)
 	return fd;
 }
 
-static int kprobe_pmu_type(void)
+/* The type of the perf PMU @name: "kprobe" or "uprobe" */
+static int pmu_type(const char *name)
 {
-	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	char path[128];
+	FILE *f;
 	int type;
 
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = fopen(path, "r");
 	if (!f || fscanf(f, "%d", &type) != 1)
-		fail("kprobe PMU type");
+		fail(path);
 	fclose(f);
 	return type;
+}
+
+/* Attach @prog to the perf event @attr asks for; returns the event */
+static int attach_bpf_perf(struct perf_event_attr *attr, int prog)
+{
+	int fd;
+
+	fd = syscall(__NR_perf_event_open, attr, -1, 0, -1,
+		     PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		fail("perf_event_open");
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		fail("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		fail("PERF_EVENT_IOC_ENABLE");
+	close(prog);
+	return fd;
 }
 
 /* A false BPF condition on @sym+@offset; returns the perf event */
@@ -307,25 +383,34 @@ static int attach_bpf_kprobe(const char *sym, unsigned long offset)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
-		.type = kprobe_pmu_type(),
+		.type = pmu_type("kprobe"),
 		.kprobe_func = (uintptr_t)sym,
 		.probe_offset = offset,
 		.sample_period = 1,
 	};
-	int fd, prog;
 
-	prog = load_prog(BPF_PROG_TYPE_KPROBE, offsetof(struct pt_regs, rdi),
-			 12345);
-	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1,
-		     PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		fail("perf_event_open kprobe");
-	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
-		fail("PERF_EVENT_IOC_SET_BPF");
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-		fail("PERF_EVENT_IOC_ENABLE");
-	close(prog);
-	return fd;
+	return attach_bpf_perf(&attr,
+			       load_prog(BPF_PROG_TYPE_KPROBE,
+					 offsetof(struct pt_regs, rdi), 12345));
+}
+
+/* A false BPF condition on a uprobe on ufunc(); returns the perf event */
+static int attach_bpf_uprobe(void)
+{
+	static char self[4096];
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = pmu_type("uprobe"),
+		.uprobe_path = (uintptr_t)self,
+		.probe_offset = ufunc_offset(),
+		.sample_period = 1,
+	};
+
+	if (readlink("/proc/self/exe", self, sizeof(self) - 1) <= 0)
+		fail("/proc/self/exe");
+	return attach_bpf_perf(&attr,
+			       load_prog(BPF_PROG_TYPE_KPROBE,
+					 offsetof(struct pt_regs, rdi), 12345));
 }
 
 /* A false BPF condition on the raw tracepoint @tp; returns its link */
@@ -363,6 +448,15 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "bpf-rawtp") && argc >= 3) {
 		fd = attach_bpf_rawtp(argv[2]);
 		cost = syscall_cost(count_arg(argc, argv, 3, 20000));
+		close(fd);
+	} else if (!strcmp(mode, "ufunc")) {
+		cost = ufunc_cost(count_arg(argc, argv, 2, 2000));
+	} else if (!strcmp(mode, "ufunc-offset")) {
+		printf("0x%lx\n", ufunc_offset());
+		return 0;
+	} else if (!strcmp(mode, "bpf-uprobe")) {
+		fd = attach_bpf_uprobe();
+		cost = ufunc_cost(count_arg(argc, argv, 2, 2000));
 		close(fd);
 	} else if (!strcmp(mode, "switch")) {
 		cost = switch_cost(count_arg(argc, argv, 2, 5000));

@@ -57,6 +57,12 @@ ROWS = [
     ("switch_baseline", "a context switch (pipe ping-pong), nothing enabled", "abs"),
     ("ktp_tp_switch_arg_false", "KTP t sched_switch, $arg1 == X false", "switch"),
     ("ktp_tp_switch_prev_pid_false", "KTP t sched_switch, prev->pid == X false", "switch"),
+    ("ufunc_baseline", "a call of a user function, nothing on it", "abs"),
+    ("bpf_uprobe_false", "BPF program on a uprobe, false", "ufunc"),
+    ("uprobe_events_record", "uprobe_events, 1 fetch arg, recording", "ufunc"),
+    ("uprobe_events_false_filter", "uprobe_events, false event filter", "ufunc"),
+    ("ktp_u_false_jit", "KTP p on PATH:OFFSET, false condition", "ufunc"),
+    ("ktp_u_record", "KTP p on PATH:OFFSET, recording 1 value", "ufunc"),
     ("pagefault_off", "page fault, every event off", "abs"),
     ("pagefault_user_record", "page fault, page_fault_user recording", "abs"),
     ("pagefault_trap_entry", "page fault, trap_entry enabled", "abs"),
@@ -85,6 +91,11 @@ def added_read(v, key):
 def added_switch(v, key):
     """What @key adds to the same kernel's bare context switch."""
     return added(v, key, "switch_baseline")
+
+
+def added_ufunc(v, key):
+    """What @key adds to the same kernel's bare call of ufunc()."""
+    return added(v, key, "ufunc_baseline")
 
 
 def targets(u, p):
@@ -128,6 +139,12 @@ def targets(u, p):
         t("ktp_read_chain_str_false_jit", "<= read floor + 3 x 15",
           lambda a, f: a <= f + 45, added_read(p, "ktp_read_chain_str_false_jit"),
           added_read(p, "ktp_read_const_false")),
+        t("ktp_u_false_jit", "<= BPF on a uprobe + 10",
+          lambda a, b: a <= b + 10, added_ufunc(p, "ktp_u_false_jit"),
+          added_ufunc(p, "bpf_uprobe_false")),
+        t("ktp_u_record", "<= uprobe_events recording",
+          lambda a, b: a <= b, added_ufunc(p, "ktp_u_record"),
+          added_ufunc(p, "uprobe_events_record")),
         t("define_ktp_btf4", "<= kprobe_events, same args",
           lambda a, k: a <= k, p.get("define_ktp_btf4"), p.get("define_kprobe_btf4")),
     ]
@@ -143,6 +160,8 @@ def fmt(v, key, kind):
         return "%+.1f" % added_read(v, key)
     if kind == "switch":
         return "%+.1f" % added_switch(v, key)
+    if kind == "ufunc":
+        return "%+.1f" % added_ufunc(v, key)
     return "%.1f" % v[key]
 
 
@@ -159,7 +178,8 @@ def main():
 
     print("make bench, %s, Linux %s: guest instructions under QEMU -icount shift=0"
           % (a.date, a.version))
-    print("(1 CPU; +N: added to one getppid() of the same kernel; '-': not run on that kernel)")
+    print("(1 CPU; +N: added to one getppid() of the same kernel, or to the call, read, or")
+    print(" context switch of the row above its group; '-': not run on that kernel)")
     print()
     w = max(len(r[1]) for r in ROWS)
     print(("%-*s %10s %10s  %-34s %s" % (w, "configuration", "unpatched", "patched",

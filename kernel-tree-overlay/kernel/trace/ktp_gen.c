@@ -41,14 +41,18 @@ int ktp_str_compare(unsigned long addr, const char *lit, u32 how)
 	} else {
 		void __user *uaddr = (void __user *)addr;
 
-		if (how & KTP_STR_USER)
+		if (how & KTP_STR_USER) {
 			ret = len ? copy_from_user_nofault(buf, uaddr, len) :
 			      strncpy_from_user_nofault(buf, uaddr, sizeof(buf));
-		else if (len)
+			if (ret < 0)
+				ktp_note_user_fault(addr, len ?: sizeof(buf),
+						    !len);
+		} else if (len) {
 			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
-		else
+		} else {
 			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
 							  sizeof(buf));
+		}
 		if (ret < 0)
 			return -1;
 		buf[len ?: sizeof(buf) - 1] = '\0';

@@ -55,8 +55,9 @@ void ktp_store(struct ktp_compiler *c, int slot, int reg);
 void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
-/* ktp_gen_v.c; ktp_strcmp() is the kfunc its programs call */
+/* ktp_gen_v.c; ktp_strcmp() and ktp_user_read_faulted() are its kfuncs */
 int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how);
+void ktp_user_read_faulted(u64 addr, u32 size);
 u32 ktp_v_id(struct ktp_compiler *c);
 void ktp_v_set_id(u32 id, struct ktp_prog *kp);
 void ktp_v_free_id(u32 id);

@@ -53,6 +53,9 @@ static DEFINE_IDA(ktp_id_slots);
 static DEFINE_MUTEX(ktp_id_mutex);
 static u32 ktp_id_count;	/* ids made: their high bits */
 
+/* The user read that faulted in a user-space probe's hit on this CPU */
+DEFINE_PER_CPU(struct ktp_user_fault, ktp_user_fault);
+
 /* The task loading a KTP program: ktp_kfunc_filter() lets only it in */
 static struct task_struct *ktp_loader;
 
@@ -180,18 +183,35 @@ __bpf_kfunc int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how)
 	return ktp_str_compare(addr, kp->lits[lit], how);
 }
 
+/**
+ * ktp_user_read_faulted - note a read of user memory that faulted
+ * @addr: where it read
+ * @size: how many bytes
+ *
+ * Called only by the programs of user-space probes (see
+ * ktp_kfunc_filter()) when bpf_probe_read_user() faults, so that their
+ * handler may page the memory in and run the hit again.
+ */
+__bpf_kfunc void ktp_user_read_faulted(u64 addr, u32 size)
+{
+	ktp_note_user_fault(addr, size, false);
+}
+
 __bpf_kfunc_end_defs();
 
 NOKPROBE_SYMBOL(ktp_strcmp);
+NOKPROBE_SYMBOL(ktp_user_read_faulted);
 
 BTF_KFUNCS_START(ktp_kfunc_ids)
 BTF_ID_FLAGS(func, ktp_strcmp)
+BTF_ID_FLAGS(func, ktp_user_read_faulted)
 BTF_KFUNCS_END(ktp_kfunc_ids)
 
 BTF_ID_LIST(ktp_v_btf_ids)
 BTF_ID(func, ktp_strcmp)
 BTF_ID(func, bpf_rdonly_cast)
 BTF_ID(struct, ktp_word)
+BTF_ID(func, ktp_user_read_faulted)
 
 /**
  * ktp_kfunc_filter() - the filter of a kfunc set of KTP's
@@ -304,6 +324,17 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 			  BPF_FUNC_probe_read_kernel);
 	ok = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 	ktp_v_count_fault(c);
+	/*
+	 * A user-space probe's handler may page it in and run again; not
+	 * under the interpreter, whose programs may not call kfuncs.
+	 */
+	if (user && (c->env.flags & KTP_ENV_USER) && c->jit) {
+		ktp_load_into(c, slot, BPF_REG_1);
+		if (off)
+			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, off));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
+		ktp_v_call_kfunc(c, ktp_v_btf_ids[3]);
+	}
 	ktp_land(c, ok);
 	/* the helper zeroed it if it faulted */
 	ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH) :
@@ -499,7 +530,9 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
 				  ktp_arg_stack_offset(n->param)));
 	ktp_store(c, slot, BPF_REG_0);
-	ktp_v_emit_read(c, slot, 0, 8, false, false, true);
+	/* a user-space probe's function has its arguments on the user's stack */
+	ktp_v_emit_read(c, slot, 0, 8, false, c->env.flags & KTP_ENV_USER,
+			true);
 	ktp_store(c, slot, BPF_REG_0);
 }
 

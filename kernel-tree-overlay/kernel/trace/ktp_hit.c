@@ -16,6 +16,10 @@
 #include <linux/tracepoint.h>
 
 #include "trace_probe.h"
+#include "ktp_prog.h"
+/* a user-space probe's handler pages in what its record's reads fault on */
+#define probe_user_read_faulted(addr, size, string) \
+	ktp_note_user_fault(addr, size, string)
 #include "trace_probe_kernel.h"
 #include "trace_probe_tmpl.h"
 #include "trace_ktp.h"
@@ -317,6 +321,35 @@ bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
 }
 
 NOKPROBE_SYMBOL(ktp_record_all_event);
+
+/**
+ * ktp_prefetch_args - read what a hit's record would read, keeping nothing
+ * @tk: the probe
+ * @rec: what the fetch instructions read
+ * @edata: the values the probe's program fetched
+ *
+ * A user-space probe's handler calls it before the record, with
+ * ktp_user_fault armed, to find a user read that faults while it can
+ * still page it in and run the hit again. A string is read for its
+ * length, as the record's size is; a value of more than a few words is
+ * not read.
+ */
+void ktp_prefetch_args(struct trace_ktp *tk, void *rec, void *edata)
+{
+	u64 buf[8];
+	struct probe_arg *arg;
+	int i;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		arg = tk->tp.args + i;
+		if (arg->dynamic)
+			process_fetch_insn(arg->code, rec, edata, NULL, NULL);
+		else if (arg->type->size * max_t(u32, arg->count, 1) <= sizeof(buf))
+			process_fetch_insn(arg->code, rec, edata, buf, buf);
+	}
+}
+
+NOKPROBE_SYMBOL(ktp_prefetch_args);
 
 /**
  * ktp_record_event - write the record of a hit of a "t" or "e" probe

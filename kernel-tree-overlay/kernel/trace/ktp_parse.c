@@ -1088,7 +1088,7 @@ static struct ktp_node *ktp_string_node(struct ktp_compiler *c, int op,
 	} else if (!(l->type & KTP_T_STR) || l->op == KTP_OP_STRLIT ||
 		   r->op != KTP_OP_STRLIT) {
 		goto bad;
-	} else if (l->tflags & KTP_N_USER) {
+	} else if (ktp_reads_user(c, l, l->tflags & KTP_N_USER)) {
 		how = KTP_STR_USER;
 	}
 	/* a pointer read to read the string through (ktp_v_read_may_fault()) */

@@ -9,6 +9,7 @@
 #define _KERNEL_TRACE_KTP_PROG_H
 
 #include <linux/filter.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
@@ -155,6 +156,33 @@ static __always_inline u64 *ktp_level_vals(unsigned int level)
 static __always_inline u64 *ktp_event_level(void)
 {
 	return this_cpu_ptr(ktp_prog_area) + KTP_AREA_EVENT_LEVEL;
+}
+
+/*
+ * The first user read that faulted in this CPU's user-space probe
+ * handler, which may page it in and run the hit again (ktp_uprobe.c):
+ * @size bytes at @addr, or a string of at most @size bytes there. Only
+ * that handler arms it; a read elsewhere notes nothing.
+ */
+struct ktp_user_fault {
+	unsigned long	addr;
+	unsigned int	size;
+	bool		string;
+	bool		armed;
+};
+
+DECLARE_PER_CPU(struct ktp_user_fault, ktp_user_fault);
+
+static __always_inline void ktp_note_user_fault(unsigned long addr,
+						unsigned int size, bool string)
+{
+	struct ktp_user_fault *f = this_cpu_ptr(&ktp_user_fault);
+
+	if (f->armed && !f->addr) {
+		f->addr = addr;
+		f->size = size;
+		f->string = string;
+	}
 }
 
 u32 ktp_prog_run_verified(const struct ktp_prog *kp, struct ktp_run_ctx *ctx);

@@ -9,6 +9,7 @@
  * counter (a USDT semaphore) at REF, while the probe is enabled.
  */
 #include <linux/namei.h>
+#include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/uprobes.h>
@@ -25,6 +26,7 @@ struct ktp_uprobe {
 	struct uprobe			*uprobe;
 	struct trace_ktp		*tk;
 	bool				is_return;	/* an "r" probe */
+	bool				prefetch;	/* its record reads user memory */
 };
 
 static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
@@ -52,6 +54,13 @@ static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
 	if (up->where.offset > i_size_read(inode)) {
 		trace_probe_log_err(strrchr(arg, ':') + 1 - arg,
 				    BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	/* a semaphore is a short in the file, which it must be within */
+	if (up->where.ref_ctr_offset &&
+	    (up->where.ref_ctr_offset + sizeof(short) > i_size_read(inode) ||
+	     !IS_ALIGNED(up->where.ref_ctr_offset, sizeof(short)))) {
+		trace_probe_log_err(strrchr(arg, '(') + 1 - arg, BAD_REFCNT);
 		return -EINVAL;
 	}
 	if (up->where.ref_ctr_offset)
@@ -120,13 +129,43 @@ static void ktp_uprobe_init(struct trace_ktp *tk)
 }
 
 /*
+ * A word on the user's stack, @off bytes above its pointer, in place of
+ * the instruction @at of @parg's code: the register, then a read of user
+ * memory, one instruction more. Returns the read, or NULL.
+ */
+static struct fetch_insn *ktp_uprobe_stack_word(struct probe_arg *parg,
+						struct fetch_insn *at, int off)
+{
+	int i = at - parg->code, len = i + 1;
+	struct fetch_insn *code;
+
+	while (parg->code[len - 1].op != FETCH_OP_END)
+		len++;
+	code = kcalloc(len + 1, sizeof(*code), GFP_KERNEL);
+	if (!code)
+		return NULL;
+	memcpy(code, parg->code, i * sizeof(*code));
+	code[i].op = FETCH_OP_REG;
+	code[i].param = offsetof(struct pt_regs, sp);
+	code[i + 1].op = FETCH_OP_UDEREF;
+	code[i + 1].offset = off;
+	memcpy(code + i + 2, parg->code + i + 1, (len - i - 1) * sizeof(*code));
+	kfree(parg->code);
+	parg->code = code;
+	return code + i + 1;
+}
+
+/*
  * A kprobe_events fetch argument of a user-space probe reads user memory
- * as uprobe events' do. The user's stack ($stackN) and a kernel symbol
- * (@SYM) are refused.
+ * as uprobe events' do, and the user's stack: $stack is the user's stack
+ * pointer, $stackN and the $argN past the registers words on the user's
+ * stack, where the kernel's would read the kernel's. A kernel symbol
+ * (@SYM) is refused.
  */
 static int ktp_uprobe_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 {
 	struct fetch_insn *code;
+	int off;
 
 	for (code = parg->code; code->op != FETCH_OP_END; code++) {
 		switch (code->op) {
@@ -142,10 +181,29 @@ static int ktp_uprobe_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 		case FETCH_OP_ST_MEM:
 			code->op = FETCH_OP_ST_UMEM;
 			break;
-		case FETCH_OP_STACK:
 		case FETCH_OP_STACKP:
-			trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
-			return -EINVAL;
+			code->op = FETCH_OP_REG;
+			code->param = offsetof(struct pt_regs, sp);
+			break;
+		case FETCH_OP_STACK:
+			code = ktp_uprobe_stack_word(parg, code, code->param *
+						     sizeof(unsigned long));
+			if (!code)
+				return -ENOMEM;
+			break;
+		case FETCH_OP_ARG:
+			/* an argument the calling convention puts on the stack */
+			if (ktp_arg_reg_offset(code->param + 1) >= 0)
+				break;
+			off = ktp_arg_stack_offset(code->param + 1);
+			if (off < 0) {
+				trace_probe_log_err(0, KTP_EXPR_NOT_HERE);
+				return -EINVAL;
+			}
+			code = ktp_uprobe_stack_word(parg, code, off);
+			if (!code)
+				return -ENOMEM;
+			break;
 		default:
 			break;
 		}
@@ -168,14 +226,25 @@ static int ktp_uprobe_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
 }
 
 /*
- * A hit: the handler runs in the task, at its breakpoint, where it may
- * sleep; the program and the record run with preemption disabled, at a
- * level of ktp_area as the handlers of "t" and "e" probes do.
+ * How many times a hit may page in a user read that faulted and run
+ * again: a string may cross a page, and each read of a chain (p->q->s)
+ * may fault on a page of its own.
  */
-static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+#define KTP_UPROBE_PAGE_INS	4
+
+/*
+ * One run of a hit, with preemption disabled: the program and the
+ * record, at a level of ktp_area as the handlers of "t" and "e" probes
+ * run them. Unless @last, a user read that faults stops it before
+ * anything is counted or recorded, and its address is left in @fault:
+ * the return is true.
+ */
+static bool ktp_uprobe_run(struct ktp_uprobe *up, struct pt_regs *regs,
+			   bool last, struct ktp_user_fault *fault)
 {
-	struct ktp_uprobe *up = container_of(uc, struct ktp_uprobe, uc);
+	struct ktp_user_fault *noted = this_cpu_ptr(&ktp_user_fault);
 	struct trace_ktp *tk = up->tk;
+	struct ktp_run_ctx ctx = { .regs = regs };
 	struct ktp_counters *counters;
 	unsigned int flags;
 	void *edata = NULL;
@@ -185,34 +254,116 @@ static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
-		return 0;
-	preempt_disable();
+		return false;
 	counters = this_cpu_ptr(tk->counters);
 	level = ktp_enter(counters);
 	if (level < 0)
-		goto out;
+		return false;
+	noted->addr = 0;
+	noted->armed = !last;
 	if (tk->prog) {
 		word = ktp_event_level();
 		old = READ_ONCE(*word);
 		WRITE_ONCE(*word, level);
-		ret = ktp_run_prog(tk, counters, regs, NULL, NULL, NULL);
+		ret = ktp_prog_run(tk->prog, &ctx);
 		WRITE_ONCE(*word, old);
+		/* a condition false for a read that faulted is not known */
+		if (noted->addr)
+			goto page_in;
+		if (unlikely(ctx.faults))
+			local_add(ctx.faults, &counters->faults);
 		if (!ret) {
+			local_inc(&counters->cond_false);
 			ktp_leave(counters);
 			goto out;
 		}
 		edata = ktp_level_vals(level);
 	}
+	if (up->prefetch && !last) {
+		ktp_prefetch_args(tk, regs, edata);
+		if (noted->addr)
+			goto page_in;
+	}
+	noted->armed = false;
 	ktp_exit(counters, ktp_record_all_event(tk, flags, regs, edata));
 out:
-	preempt_enable();
-	return 0;
+	noted->armed = false;
+	return false;
+page_in:
+	*fault = *noted;
+	noted->armed = false;
+	ktp_leave(counters);
+	return true;
+}
+
+/* Page in what a user read faulted on; false if it is not mapped */
+static bool ktp_uprobe_page_in(const struct ktp_user_fault *fault)
+{
+	const char __user *uaddr = (const char __user *)fault->addr;
+
+	if (fault->string)
+		return strnlen_user(uaddr, fault->size) > 0;
+	return !fault_in_readable(uaddr, fault->size);
+}
+
+/*
+ * A hit: the handler runs in the task, at its breakpoint, where it may
+ * sleep. A user read that faults on a page that is not resident pages
+ * it in, as a sleepable BPF program's bpf_copy_from_user() would, and
+ * the hit runs again; one of an address that is not mapped reads 0 and
+ * counts in "faults".
+ */
+static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct ktp_uprobe *up = container_of(uc, struct ktp_uprobe, uc);
+	struct ktp_user_fault fault;
+	bool last = false, again;
+	int tries;
+
+	for (tries = 0; ; tries++) {
+		last = last || tries == KTP_UPROBE_PAGE_INS;
+		preempt_disable();
+		again = ktp_uprobe_run(up, regs, last, &fault);
+		preempt_enable();
+		if (!again)
+			return 0;
+		if (!ktp_uprobe_page_in(&fault))
+			last = true;
+	}
 }
 
 static int ktp_uprobe_ret_handler(struct uprobe_consumer *uc,
 				  unsigned long func, struct pt_regs *regs)
 {
 	return ktp_uprobe_handler(uc, regs);
+}
+
+/*
+ * Does the probe's record read memory? What it reads is user memory: a
+ * string of a C expression is read as a string at a user address is.
+ */
+static bool ktp_uprobe_record_reads_user(struct trace_ktp *tk)
+{
+	struct fetch_insn *code;
+	int i;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		for (code = tk->tp.args[i].code; code->op != FETCH_OP_END;
+		     code++) {
+			switch (code->op) {
+			case FETCH_OP_DEREF:
+			case FETCH_OP_UDEREF:
+			case FETCH_OP_ST_STRING:
+			case FETCH_OP_ST_USTRING:
+			case FETCH_OP_ST_MEM:
+			case FETCH_OP_ST_UMEM:
+				return true;
+			default:
+				break;
+			}
+		}
+	}
+	return false;
 }
 
 /* The uprobe, and the semaphore at REF raised, while the probe is enabled */
@@ -224,6 +375,7 @@ static int ktp_uprobe_enable(struct trace_ktp *tk,
 
 	if (!first)
 		return 0;
+	up->prefetch = ktp_uprobe_record_reads_user(tk);
 	if (up->is_return)
 		up->uc.ret_handler = ktp_uprobe_ret_handler;
 	else

@@ -182,6 +182,7 @@ bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
 			  void *rec, void *edata);
 bool ktp_record_event(struct trace_ktp *tk, void *rec, void *edata,
 		      struct trace_event_file *file);
+void ktp_prefetch_args(struct trace_ktp *tk, void *rec, void *edata);
 
 /*
  * A hit is counted once, when its outcome is known: recorded, dropped,
