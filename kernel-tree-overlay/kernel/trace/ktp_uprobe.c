@@ -8,6 +8,9 @@
  * do. A uprobe is registered on the file's inode, with its reference
  * counter (a USDT semaphore) at REF, while the probe is enabled.
  */
+#include <linux/elf.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
@@ -16,6 +19,45 @@
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
+
+/*
+ * Is @offset in an executable segment of the file at @path, if it is a
+ * 64-bit ELF file? The breakpoint of a uprobe at any other offset would
+ * be written into the data a program maps there, in every mapping that
+ * may be executable. True where the file cannot tell: not ELF, not
+ * readable.
+ */
+static bool ktp_uprobe_in_text(const struct path *path, unsigned long offset)
+{
+	struct elf64_phdr ph;
+	struct elf64_hdr eh;
+	struct file *file;
+	bool ret = true;
+	loff_t pos = 0;
+	int i;
+
+	file = dentry_open(path, O_RDONLY, current_cred());
+	if (IS_ERR(file))
+		return true;
+	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		pos = eh.e_phoff + i * sizeof(ph);
+		if (kernel_read(file, &ph, sizeof(ph), &pos) != sizeof(ph))
+			goto out;
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
+		    offset >= ph.p_offset &&
+		    offset < ph.p_offset + ph.p_filesz)
+			goto out;
+	}
+	ret = false;
+out:
+	fput(file);
+	return ret;
+}
 
 /* A user-space probe's target, and its uprobe while it is enabled */
 struct ktp_uprobe {
@@ -52,6 +94,11 @@ static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
 	/* uprobe_register() would refuse it only when the probe is enabled */
 	inode = d_real_inode(up->where.path.dentry);
 	if (up->where.offset > i_size_read(inode)) {
+		trace_probe_log_err(strrchr(arg, ':') + 1 - arg,
+				    BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	if (!ktp_uprobe_in_text(&up->where.path, up->where.offset)) {
 		trace_probe_log_err(strrchr(arg, ':') + 1 - arg,
 				    BAD_UPROBE_OFFS);
 		return -EINVAL;

@@ -2,6 +2,7 @@
 /*
  * A program for KTP's user-space probe tests.
  *   ktp_uprobe offset           print the file offset of target()
+ *   ktp_uprobe data-offset      print the file offset of a variable
  *   ktp_uprobe loop N           call target(i, i * 2, "hello") N times,
  *                               print the sum of what it returned
  *   ktp_uprobe until FILE       call it so until FILE exists; print "ok"
@@ -31,9 +32,10 @@ long target(long a, long b, const char *s)
 	return a + b + s[0];
 }
 
-/* Eight arguments: the seventh and eighth are on the stack */
-long target8(long a, long b, long c, long d, long e, long f, long g, long h);
+/* A variable in the data the program maps from its file */
+long ktp_data = 1;
 
+/* Eight arguments: the seventh and eighth are on the stack */
 long target8(long a, long b, long c, long d, long e, long f, long g, long h)
 {
 	return a + b + c + d + e + f + g + h;
@@ -72,6 +74,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			sum += call_target(i, i * 2, "hello");
 		printf("%ld\n", sum);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "data-offset")) {
+		printf("0x%lx\n", file_offset((void *)&ktp_data));
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "offset8")) {
