@@ -73,6 +73,29 @@ TRACE_EVENT(trap_exit,
 		      show_trap_name(__entry->trapnr), __entry->signal)
 );
 
+#ifndef _TRACE_TRAPS_HOOKS_H
+#define _TRACE_TRAPS_HOOKS_H
+/*
+ * The handlers' hooks. At -Os GCC may make trace_trap_entry() and
+ * trace_trap_exit() functions of their own, and each trap would then pay
+ * a call while the event is off; tracepoint_enabled() is the static
+ * branch alone, inline in the handler.
+ */
+static __always_inline void trap_entry_event(int trapnr,
+					     unsigned long error_code,
+					     struct pt_regs *regs)
+{
+	if (tracepoint_enabled(trap_entry))
+		trace_trap_entry(trapnr, error_code, regs);
+}
+
+static __always_inline void trap_exit_event(int trapnr, int signal)
+{
+	if (tracepoint_enabled(trap_exit))
+		trace_trap_exit(trapnr, signal);
+}
+#endif /* _TRACE_TRAPS_HOOKS_H */
+
 #undef TRACE_INCLUDE_PATH
 #undef TRACE_INCLUDE_FILE
 #define TRACE_INCLUDE_PATH .
