@@ -317,10 +317,7 @@ static bool ktp_uprobe_run(struct ktp_uprobe *up, struct pt_regs *regs,
 		/* a condition false for a read that faulted is not known */
 		if (noted->addr)
 			goto page_in;
-		if (unlikely(ctx.faults))
-			local_add(ctx.faults, &counters->faults);
-		if (!ret) {
-			local_inc(&counters->cond_false);
+		if (!ktp_count_run(counters, &ctx, ret)) {
 			ktp_leave(counters);
 			goto out;
 		}

@@ -256,6 +256,21 @@ static nokprobe_inline void ktp_exit(struct ktp_counters *counters,
 }
 
 /*
+ * Count a run of the probe's program: the reads that faulted, and a
+ * false condition. Returns the condition.
+ */
+static nokprobe_inline bool ktp_count_run(struct ktp_counters *counters,
+					  const struct ktp_run_ctx *ctx,
+					  bool ret)
+{
+	if (unlikely(ctx->faults))
+		local_add(ctx->faults, &counters->faults);
+	if (!ret)
+		local_inc(&counters->cond_false);
+	return ret;
+}
+
+/*
  * Run the probe's program: false if the condition is. Nothing is
  * reserved before it, so a false condition costs the program alone.
  */
@@ -275,11 +290,7 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 		ret = ktp_prog_run_on_record(tk->prog, &ctx);
 	else
 		ret = ktp_prog_run(tk->prog, &ctx);
-	if (unlikely(ctx.faults))
-		local_add(ctx.faults, &counters->faults);
-	if (!ret)
-		local_inc(&counters->cond_false);
-	return ret;
+	return ktp_count_run(counters, &ctx, ret);
 }
 
 /* ktp_args.c */
