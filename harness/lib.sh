@@ -8,6 +8,8 @@ AMTREE=$BUILD/linux-am		# worktree where the exported series is git am'ed
 KOUT=$BUILD/kernel		# O= build directory
 LOGS=$BUILD/logs
 SERIES_OUT=$BUILD/series
+BISECT_TREE=$BUILD/bisect/linux	# the bisect's worktree of build/linux
+BISECT_OUT=$BUILD/bisect/kernel	# and its build directory
 TARBALL=${KTP_LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${KTP_JOBS:-$(nproc)}
 SMP=${KTP_SMP:-2}
@@ -24,6 +26,12 @@ export CCACHE_BASEDIR=$BUILD
 # never come from the test kernel's. The cost: their DWARF names the
 # test kernel's build directory as the one they were compiled in.
 export CCACHE_NOHASHDIR=1
+# Depend mode: a miss compiles once, taking the header list from the
+# compiler's -MMD output, instead of running the preprocessor first as
+# well: 20% of each compile on a fresh machine's empty cache (measured
+# on kernel/trace and kernel/bpf: 98 s against 80 s without ccache; 81 s
+# in depend mode). A hit is the same direct-mode hit as before.
+export CCACHE_DEPEND=1
 export GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-KTP Developers}
 export GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-ktp@example.org}
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME
@@ -35,6 +43,26 @@ kmake() {
 
 	shift 2
 	make -C "$src" O="$out" ARCH=x86_64 -j"$JOBS" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# bisect_run FUNC ARGS...: a function of this file, run where
+# build/bisect/linux and build/bisect/kernel are seen at the paths of
+# build/linux and build/kernel (bind mounts, in a mount namespace of its
+# own): the bisect's build directory starts as a copy of the test
+# kernel's, whose objects name their sources and commands by those
+# paths, and so stay up to date where a patch left them unchanged.
+bisect_run() {
+	local ns=(unshare --mount)
+
+	[ "$(id -u)" = 0 ] || ns+=(--map-root-user)
+	"${ns[@]}" bash -c 'mount --bind "$1" "$2" && mount --bind "$3" "$4" || exit 1
+		shift 4; source "$0"; "$@"' "${BASH_SOURCE[0]}" \
+		"$BISECT_TREE" "$SRC" "$BISECT_OUT" "$KOUT" "$@"
+}
+
+# bisect_make ARGS...: kmake in the bisect's tree and build directory
+bisect_make() {
+	bisect_run kmake "$SRC" "$KOUT" "$@"
 }
 
 # base_worktree DIR: DIR is a worktree of build/linux, made at ktp-base

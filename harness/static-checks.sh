@@ -8,18 +8,14 @@
 #   - checkpatch.pl with checkpatch.conf on every exported patch,
 #   - sparse (C=2) on the C files the series adds,
 #   - W=1: no warning in a file the series adds or changes,
-#   - kernel-doc on the C files and headers the series adds,
-#   - every patch but the last builds on its own (the last is the kernel
-#     just built), and so does the unpatched base; upstream's ftrace
-#     selftests on it are those kept in harness/upstream-base/, or are
-#     run there (harness/upstream-base.sh) when none are kept for it.
+#   - kernel-doc on the C files and headers the series adds.
+# (That each patch builds on its own is harness/bisect.sh's.)
 # [Ns] before a step: when it ended, in seconds since make check began
 # (or this script, run alone).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 W1OUT=$BUILD/kernel-w1
-BISECT_OUT=$BUILD/bisect/kernel
 fail=0
 
 # The selftests: set -e ignores a command negated with "!", which then
@@ -116,78 +112,6 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 	else
 		stamp "kernel-doc -Wall: clean on ${#new_doc[@]} files"
 	fi
-fi
-
-# Bisectability: each patch before the last builds on its own, in
-# build/bisect/linux and build/bisect/kernel (harness/upstream-base.sh
-# prepare), starting from the unpatched base with the test kernel's
-# configuration. Each step compiles every object of vmlinux and links
-# them into vmlinux.o (make vmlinux_o: ld -r, which refuses a symbol
-# defined twice, and modpost, which checks section mismatches); the
-# symbols vmlinux.o leaves undefined must be among those the test
-# kernel's vmlinux.o leaves undefined, which its full link resolved (the
-# linker script's). What the full link adds is kallsyms and BTF, made
-# from the objects this checks; it is not done for each patch.
-#
-# Upstream's ftrace selftests on the unpatched base: their results are
-# kept in harness/upstream-base/ under a key of the base, its .config
-# and the tests; only without a copy for this key does the base get a
-# bzImage and modules here and run them in the background (for make
-# check to compare with the patched kernel's run,
-# harness/upstream-compare.py), keeping the results for the next run.
-commits=$(git -C "$SRC" rev-list --reverse ktp-base..ktp~1 2>/dev/null || true)
-bisect_tree=$BUILD/bisect/linux
-upstream_pid=
-"$TOP/harness/upstream-base.sh" prepare
-kept=$("$TOP/harness/upstream-base.sh" kept)
-key=$(basename "$kept" .log)
-nm -u --format=just-symbols "$KOUT/vmlinux.o" | sort -u > "$BUILD/bisect/undefined-ok"
-# vmlinux_undefined STEP: vmlinux.o leaves no symbol undefined that the
-# test kernel's full link would not resolve
-vmlinux_undefined() {
-	local extra
-
-	extra=$(nm -u --format=just-symbols "$BISECT_OUT/vmlinux.o" | sort -u |
-		comm -23 - "$BUILD/bisect/undefined-ok")
-	[ -z "$extra" ] && return 0
-	echo "bisect: $1 leaves undefined in vmlinux.o: $extra" >&2
-	return 1
-}
-if [ -f "$kept" ]; then
-	if kmake "$bisect_tree" "$BISECT_OUT" vmlinux_o > "$LOGS/bisect.log" 2>&1 &&
-	   vmlinux_undefined "the unpatched base"; then
-		cp "$kept" "$LOGS/unpatched-upstream.log"
-		stamp "bisect: the unpatched base builds (vmlinux.o); upstream's selftests on it: ${kept#$TOP/}"
-	else
-		tail -20 "$LOGS/bisect.log" >&2
-		echo "bisect: the unpatched base does not build" >&2
-		fail=1
-	fi
-elif "$TOP/harness/upstream-base.sh" build > "$LOGS/bisect.log" 2>&1; then
-	stamp "bisect: the unpatched base built; no kept results of upstream's selftests for $key: running them"
-	"$TOP/harness/upstream-base.sh" boot "$key" > "$LOGS/unpatched-boot.out" 2>&1 &
-	upstream_pid=$!
-else
-	tail -20 "$LOGS/bisect.log" >&2
-	fail=1
-fi
-if [ -n "$commits" ] && [ $fail = 0 ]; then
-	for c in $commits; do
-		subject=$(git -C "$SRC" log -1 --format=%s "$c")
-		git -C "$bisect_tree" checkout -q --detach "$c"
-		if ! kmake "$bisect_tree" "$BISECT_OUT" olddefconfig vmlinux_o > "$LOGS/bisect.log" 2>&1; then
-			tail -20 "$LOGS/bisect.log" >&2
-			echo "bisect: $subject does not build on its own" >&2
-			fail=1
-			break
-		fi
-		vmlinux_undefined "$subject" || { fail=1; break; }
-	done
-	[ $fail = 0 ] && stamp "bisect: each of the $(echo "$commits" | wc -w) earlier patches builds on its own (vmlinux.o)"
-fi
-if [ -n "$upstream_pid" ]; then
-	wait "$upstream_pid" || fail=1
-	cat "$LOGS/unpatched-boot.out"
 fi
 
 [ $fail = 0 ] || die "static checks failed"

@@ -19,14 +19,15 @@
 #                             (under KEY, the key before the bisect
 #                             changed the .config)
 #   upstream-base.sh all      all of it (make upstream-base)
-# The layout build/bisect/{linux,kernel} is that of build/{linux,kernel},
-# so ccache (CCACHE_BASEDIR in lib.sh) serves the base every object the
-# patches leave unchanged; static-checks.sh bisects the series there.
+# The base is built in build/bisect/{linux,kernel}, where harness/bisect.sh
+# walks the series back from a copy of the test kernel's build (make
+# check builds the base's bzImage there only when no results are kept),
+# seen at the test kernel's paths (bisect_run in lib.sh), so that ccache
+# (CCACHE_BASEDIR in lib.sh) serves the base every object the patches
+# leave unchanged.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-BISECT_TREE=$BUILD/bisect/linux
-BISECT_OUT=$BUILD/bisect/kernel
 KEEP_DIR=$TOP/harness/upstream-base
 
 prepare() {
@@ -48,7 +49,7 @@ key() {
 }
 
 build() {
-	build_images "$BISECT_TREE" "$BISECT_OUT" > "$LOGS/upstream-base-build.log" 2>&1 ||
+	bisect_run build_images "$SRC" "$KOUT" > "$LOGS/upstream-base-build.log" 2>&1 ||
 		{ tail -20 "$LOGS/upstream-base-build.log" >&2
 		  die "the unpatched base or its modules do not build"; }
 	# copies: the bisect rebuilds build/bisect/kernel while the VM reads them
