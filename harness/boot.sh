@@ -43,17 +43,44 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp "$SMP" -m "${KTP
       -kernel "$kernel" -initrd "$initrd" -no-reboot
       -drive "file=$disk,format=raw,if=virtio,readonly=on")
 
+# timed_serial NAME: a FIFO for a serial port, read into $tag-NAME.log
+# and, each line with the seconds since QEMU started, $tag-NAME.times
+# (harness/test-times.py: where a run's time went)
+readers=()
+timed_serial() {
+	local fifo=$LOGS/$tag-$1.fifo
+
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	perl -e 'open(my $in, "<", $ARGV[0]) or die "$ARGV[0]: $!";
+		 open(my $log, ">", $ARGV[1]) or die "$ARGV[1]: $!";
+		 open(my $t, ">", $ARGV[2]) or die "$ARGV[2]: $!";
+		 $log->autoflush(1); $t->autoflush(1);
+		 while (<$in>) { print $log $_; printf $t "%d %s", time - $ARGV[3], $_; }' \
+		"$fifo" "$LOGS/$tag-$1.log" "$LOGS/$tag-$1.times" "$start" &
+	readers+=("$!:$fifo")
+}
+
 case $mode in
 check|upstream)
-	rm -f "$LOGS/$tag"-*.log
+	rm -f "$LOGS/$tag"-*.log "$LOGS/$tag"-*.times
 	start=$(date +%s)
 	rc=0
 	# ttyS1: the KTP kselftests, ttyS2: logs of those that did not pass,
 	# ttyS3: upstream's ftrace selftests
+	timed_serial kselftest
+	timed_serial upstream
 	timeout -k 10 "${KTP_BOOT_TIMEOUT:-1500}" "${qemu[@]}" -display none -monitor none \
-		-serial "file:$LOGS/$tag-console.log" -serial "file:$LOGS/$tag-kselftest.log" \
-		-serial "file:$LOGS/$tag-testlogs.log" -serial "file:$LOGS/$tag-upstream.log" \
+		-serial "file:$LOGS/$tag-console.log" -serial "file:$LOGS/$tag-kselftest.fifo" \
+		-serial "file:$LOGS/$tag-testlogs.log" -serial "file:$LOGS/$tag-upstream.fifo" \
 		-append "$append" < /dev/null || rc=$?
+	# a reader QEMU never opened its FIFO for still waits in open()
+	for r in "${readers[@]}"; do
+		! kill -0 "${r%%:*}" 2> /dev/null ||
+			timeout 2 sh -c ': > "$1"' sh "${r#*:}" 2> /dev/null || true
+		wait "${r%%:*}" || true
+		rm -f "${r#*:}"
+	done
 	echo "$rc" > "$LOGS/$tag-qemu.rc"
 	stamp "QEMU ($tag) ran $(( $(date +%s) - start ))s (exit $rc); logs in ${LOGS#$TOP/}/$tag-*.log"
 	;;

@@ -3,17 +3,19 @@
 #
 # make check: from a fresh machine to a judged test run. Two kernels are
 # built and tested: the test kernel and the debug kernel (KASAN, kmemleak,
-# lockdep, UBSAN, ...: harness/debug-kernel.sh). QEMU runs single-threaded
-# TCG, so the debug kernel's two runs (its longest part: two VMs,
-# harness/debug-kernel.sh) go on in the background, while the test
-# kernel's run and then the static checks go on: at most four QEMUs and
-# builds share the two cores. The test kernel also runs upstream's
-# ftrace selftests: each must end as on the unpatched kernel, whose
-# results are kept in harness/upstream-base/ (or made by the static
-# checks when none are kept for this base, configuration and tests:
-# harness/upstream-base.sh; harness/upstream-compare.py compares them).
-# After them, coccicheck and htmldocs (harness/subsystem-checks.sh). The
-# last line is the test count of all of it, `N passed, N failed`.
+# lockdep, UBSAN, ...: harness/debug-kernel.sh). Once both are built,
+# everything else goes on at once, so that the two cores stay busy until
+# the end: the debug kernel's two VMs and the test kernel's VM (QEMU
+# runs single-threaded TCG: a core each at most), and beside them, at a
+# lower priority so that they take what the VMs leave, the static checks
+# and the bisect (harness/bisect.sh: each patch builds on its own). The
+# test kernel also runs upstream's ftrace selftests: each must end as on
+# the unpatched kernel, whose results are kept in harness/upstream-base/
+# (or made by the bisect when none are kept for this base, configuration
+# and tests: harness/upstream-base.sh; harness/upstream-compare.py
+# compares them). After the static checks, coccicheck and htmldocs
+# (harness/subsystem-checks.sh). The last line is the test count of all
+# of it, `N passed, N failed`.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -33,23 +35,33 @@ stamp "debug kernel built"
 "$TOP/harness/initramfs.sh"
 stamp "initramfs made"
 
-# The debug kernel's runs, in the background in a process group of its
-# own, so that an early exit can stop it.
+# The VMs, each in the background in a process group of its own, so that
+# an early exit can stop them.
+pids=()
+trap 'for p in "${pids[@]}"; do kill -- -"$p" 2> /dev/null || true; done' EXIT
 setsid "$TOP/harness/debug-kernel.sh" boot > "$LOGS/debug-boot.out" 2>&1 &
-debug_pid=$!
-trap 'kill -- -$debug_pid 2> /dev/null || true' EXIT
-stamp "debug kernel VM started"
+pids+=($!)
+KTP_APPEND=ktp_upstream=1 KTP_BOOT_TIMEOUT=${KTP_CHECK_TIMEOUT:-3600} \
+	setsid "$TOP/harness/boot.sh" check > "$LOGS/check-boot.out" 2>&1 &
+pids+=($!)
+stamp "the test kernel's VM and the debug kernel's two VMs started"
 
-KTP_APPEND=ktp_upstream=1 "$TOP/harness/boot.sh" check
-stamp "test VM finished"
+# The static checks and the bisect, niced: they fill what the VMs leave.
 static=0
-"$TOP/harness/static-checks.sh" || static=1
-"$TOP/harness/subsystem-checks.sh" || static=1
+nice -n 10 "$TOP/harness/static-checks.sh" || static=1
+nice -n 10 "$TOP/harness/subsystem-checks.sh" || static=1
 stamp "static checks $([ $static = 0 ] && echo passed || echo FAILED)"
-wait $debug_pid || true
+nice -n 10 "$TOP/harness/bisect.sh" || static=1
+stamp "bisect $([ $static = 0 ] && echo passed || echo FAILED)"
+for p in "${pids[@]}"; do
+	wait "$p" || true
+done
 trap - EXIT
-cat "$LOGS/debug-boot.out"
-stamp "debug kernel VM finished"
+cat "$LOGS/check-boot.out" "$LOGS/debug-boot.out"
+stamp "VMs finished"
+python3 "$TOP/harness/test-times.py" "$LOGS"/{check-kselftest,check-upstream,debug-kselftest}.times \
+	"$LOGS"/neighbours-{kselftest,upstream}.times > "$LOGS/test-times.txt" 2>&1 || true
+cat "$LOGS/test-times.txt"
 
 rc=0
 judge_run check > "$LOGS/results.txt" || rc=1
