@@ -61,15 +61,14 @@ vmlinux_undefined() {
 	return 1
 }
 
-# build_step COMMIT NAME: check out COMMIT and build vmlinux.o
+# build_step NAME: build vmlinux.o of the commit checked out
 build_step() {
-	git -C "$BISECT_TREE" checkout -q --detach "$1"
 	if ! bisect_make olddefconfig vmlinux_o > "$LOGS/bisect.log" 2>&1; then
 		tail -20 "$LOGS/bisect.log" >&2
-		echo "bisect: $2 does not build on its own" >&2
+		echo "bisect: $1 does not build on its own" >&2
 		return 1
 	fi
-	vmlinux_undefined "$2"
+	vmlinux_undefined "$1"
 }
 
 fail=0 built=0 same=0
@@ -80,13 +79,13 @@ for c in $(git -C "$SRC" rev-list ktp-base..ktp~1) ktp-base; do
 	else
 		name=$(git -C "$SRC" log -1 --format=%s "$c")
 	fi
+	git -C "$BISECT_TREE" checkout -q --detach "$c"
 	# what the patch after this step changed, if the kernel reads any of it
 	if git -C "$SRC" diff --name-only "$c" "$after" |
 	   grep -qvE '^(tools/testing/|Documentation/|MAINTAINERS$)'; then
-		build_step "$c" "$name" || { fail=1; break; }
+		build_step "$name" || { fail=1; break; }
 		built=$((built + 1))
 	else
-		git -C "$BISECT_TREE" checkout -q --detach "$c"
 		same=$((same + 1))
 	fi
 	after=$c
