@@ -51,6 +51,17 @@ cp "$BUILD/bpftool/bpftool" "$ROOT/usr/sbin/bpftool"
 # kselftest's runner.sh needs GNU timeout (--foreground)
 rm -f "$ROOT/usr/bin/timeout"
 cp /usr/bin/timeout "$ROOT/usr/bin/timeout"
+# and perl, for its prefix.pl, which passes a test's lines on as they
+# come: without perl it prefixes them with sed, whose buffer held a
+# test's result line until a later test's output filled it, so that
+# boot.sh timed the line minutes late (harness/test-times.py). Debian's
+# perl-base, with just the modules prefix.pl loads.
+cp /usr/bin/perl "$ROOT/usr/bin/perl"
+for f in $(perl -e 'use strict; use IO::Handle; print join("\n", values %INC), "\n"') \
+	 "$(dirname "$(perl -MIO::Handle -e 'print $INC{"IO.pm"}')")/auto/IO/IO.so"; do
+	mkdir -p "$ROOT$(dirname "$f")"
+	cp "$f" "$ROOT$f"
+done
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 install -m 755 "$TOP/harness/guest-init" "$ROOT/init"
