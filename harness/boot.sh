@@ -63,6 +63,9 @@ timed_serial() {
 
 case $mode in
 check|upstream)
+	# printk.time=1: the console's lines carry the seconds since boot,
+	# from which test-times.py times KUnit's cases
+	append+=" printk.time=1"
 	rm -f "$LOGS/$tag"-*.log "$LOGS/$tag"-*.times
 	start=$(date +%s)
 	rc=0

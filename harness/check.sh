@@ -59,7 +59,8 @@ done
 trap - EXIT
 cat "$LOGS/check-boot.out" "$LOGS/debug-boot.out"
 stamp "VMs finished"
-python3 "$TOP/harness/test-times.py" "$LOGS"/{check-kselftest,check-upstream,debug-kselftest}.times \
+python3 "$TOP/harness/test-times.py" "$LOGS"/{check,debug}-console.log \
+	"$LOGS"/{check-kselftest,check-upstream,debug-kselftest}.times \
 	"$LOGS"/neighbours-{kselftest,upstream}.times > "$LOGS/test-times.txt" 2>&1 || true
 cat "$LOGS/test-times.txt"
 
