@@ -26,6 +26,19 @@
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */
 #define KTP_TEST_EXPRS		10240
 #define KTP_TEST_BATCH		32	/* expressions a program */
+#define KTP_TEST_STREAMS	20000	/* token streams of the fuzz case */
+/*
+ * The differential and fuzz cases run in parts, a parameter each, so
+ * that each part stays well within KUnit's five minutes a case on a
+ * slow, loaded machine: a case past them is stopped, and the verifier
+ * then refuses the program it was checking, a failure that says nothing
+ * of KTP (seen on a 2-core machine running three VMs). A part draws
+ * the random numbers of the parts before it without running them, so
+ * that together they run what one case did.
+ */
+#define KTP_TEST_PARTS		8
+static_assert(KTP_TEST_EXPRS % (KTP_TEST_PARTS * KTP_TEST_BATCH) == 0);
+static_assert(KTP_TEST_STREAMS % KTP_TEST_PARTS == 0);
 
 /* ---- the reference evaluator ---- */
 
@@ -1639,6 +1652,7 @@ static void ktp_expr_fetch_reg_test(struct kunit *test)
  */
 static void ktp_expr_differential_test(struct kunit *test)
 {
+	const int part = *(const int *)test->param_value;
 	struct ktp_test_env *e = ktp_test_env(test);
 	u64 want[KTP_TEST_BATCH], got[2][KTP_TEST_BATCH];
 	unsigned long want_faults, got_faults[2];
@@ -1671,11 +1685,16 @@ static void ktp_expr_differential_test(struct kunit *test)
 		for (i = 0; i < ARRAY_SIZE(e->stack); i++)
 			e->stack[i] = (u64)ktp_rand(&st) << (ktp_rand(&st) % 40);
 		ktp_rand_typed_data(&st, typed);
-
-		want_faults = 0;
 		for (i = 0; i < KTP_TEST_BATCH; i++) {
 			src[i][0] = '\0';
 			ktp_rand_expr(&st, src[i], sizeof(src[i]), 1 + ktp_rand(&st) % 5);
+		}
+		/* the batches of the other parts: drawn, not run */
+		if (n / (KTP_TEST_EXPRS / KTP_TEST_PARTS) != part)
+			continue;
+
+		want_faults = 0;
+		for (i = 0; i < KTP_TEST_BATCH; i++) {
 			e->ctx.faults = 0;
 			KUNIT_ASSERT_EQ_MSG(test, ktp_expr_eval(&e->env, src[i], &e->ctx,
 								&want[i], &err), 0,
@@ -1714,6 +1733,7 @@ static void ktp_expr_differential_test(struct kunit *test)
 	}
 	kunit_info(test, "%d random expressions agree in the reference, the interpreter and the JIT",
 		   done);
+	KUNIT_EXPECT_EQ(test, done, KTP_TEST_EXPRS / KTP_TEST_PARTS);
 }
 
 /*
@@ -1733,14 +1753,15 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 		"%r12", "in", "self", "bf_s5", "name", "sizeof", "container_of",
 		"struct ktp_oracle_inner", ",", "(char __user *)", "PIDTYPE_TGID",
 	};
+	const int part = *(const int *)test->param_value;
 	struct ktp_test_env *e = ktp_test_env(test);
 	struct ktp_expr_error err;
 	u32 st = KTP_TEST_SEED;
-	int n, i, len, accepted = 0;
+	int n, i, len, accepted = 0, done = 0;
 	char src[256];
 	u64 val;
 
-	for (n = 0; n < 20000; n++) {
+	for (n = 0; n < KTP_TEST_STREAMS; n++) {
 		len = 0;
 		src[0] = '\0';
 		for (i = ktp_rand(&st) % 12; i >= 0; i--) {
@@ -1752,6 +1773,10 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 				src[len] = '\0';
 			}
 		}
+		/* the streams of the other parts: drawn, not parsed */
+		if (n / (KTP_TEST_STREAMS / KTP_TEST_PARTS) != part)
+			continue;
+		done++;
 		e->ctx.faults = 0;
 		switch (ktp_expr_eval(&e->env, src, &e->ctx, &val, &err)) {
 		case 0:
@@ -1775,8 +1800,9 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 			return;
 		}
 	}
-	kunit_info(test, "20000 random token streams: %d accepted, the others refused with a position",
-		   accepted);
+	kunit_info(test, "%d random token streams: %d accepted, the others refused with a position",
+		   done, accepted);
+	KUNIT_EXPECT_EQ(test, done, KTP_TEST_STREAMS / KTP_TEST_PARTS);
 }
 
 /* "%ax+%ax+...", @n terms, in @s */
@@ -2190,6 +2216,28 @@ static void ktp_expr_verifier_refuses_test(struct kunit *test)
 	}
 }
 
+static const int ktp_test_parts[KTP_TEST_PARTS] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+static void ktp_test_fuzz_desc(const int *part, char *desc)
+{
+	int n = KTP_TEST_STREAMS / KTP_TEST_PARTS;
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "fuzz: token streams %d-%d",
+		 *part * n + 1, (*part + 1) * n);
+}
+
+KUNIT_ARRAY_PARAM(ktp_test_fuzz, ktp_test_parts, ktp_test_fuzz_desc);
+
+static void ktp_test_differential_desc(const int *part, char *desc)
+{
+	int n = KTP_TEST_EXPRS / KTP_TEST_PARTS;
+
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "differential: expressions %d-%d",
+		 *part * n + 1, (*part + 1) * n);
+}
+
+KUNIT_ARRAY_PARAM(ktp_test_differential, ktp_test_parts, ktp_test_differential_desc);
+
 static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_limits_test),
 	KUNIT_CASE(ktp_expr_strcmp_limits_test),
@@ -2204,8 +2252,10 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_error_detail_test),
 	KUNIT_CASE(ktp_expr_cond_test),
 	KUNIT_CASE(ktp_expr_fetch_reg_test),
-	KUNIT_CASE(ktp_expr_fuzz_test),
-	KUNIT_CASE_SLOW(ktp_expr_differential_test),
+	KUNIT_CASE_PARAM_ATTR(ktp_expr_fuzz_test, ktp_test_fuzz_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(ktp_expr_differential_test, ktp_test_differential_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 
