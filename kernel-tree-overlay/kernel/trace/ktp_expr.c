@@ -21,6 +21,7 @@
  * promoted to s64, and an operation is unsigned when either operand is
  * u64.
  */
+#include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -46,6 +47,10 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 		return NULL;
 	c->env = *env;
 	c->fold = true;
+	/* no descriptor yet: a writer with stdin closed gets 0 */
+	c->area_fd = -1;
+	c->btf_fd = -1;
+	c->false_fd = -1;
 	c->jit = ebpf_jit_enabled();
 	/*
 	 * Not zeroed: ktp_node() clears each node it hands out, and a
@@ -434,7 +439,8 @@ void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c)
  * bpf_jit_enable says (and blinded as bpf_jit_harden says); it runs in
  * the interpreter otherwise. With KTP_ENV_CHECK, there is none to make.
  *
- * Return: the program, NULL with KTP_ENV_CHECK, or an ERR_PTR().
+ * Return: the program, NULL with KTP_ENV_CHECK, or an ERR_PTR(): -EPERM
+ * with KTP_ENV_CHECK too, for a writer bpf() would not load it for.
  */
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 {
@@ -447,10 +453,15 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 		err = c->error;
 		goto out;
 	}
-	/* the expressions are as good as a program could tell */
+	/*
+	 * The expressions are as good as a program could tell. It is made
+	 * later (a "t" probe's on a module's tracepoint: when the module
+	 * comes), with the definer's credentials: what bpf() asks of them
+	 * is asked now.
+	 */
 	if (c->env.flags & KTP_ENV_CHECK) {
 		ktp_compiler_destroy(c);
-		return NULL;
+		return bpf_capable() && perfmon_capable() ? NULL : ERR_PTR(-EPERM);
 	}
 	err = -ENOMEM;
 	kp = kzalloc(sizeof(*kp), GFP_KERNEL);

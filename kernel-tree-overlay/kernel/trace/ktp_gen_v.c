@@ -27,10 +27,7 @@
 #include <linux/filter.h>
 #include <linux/idr.h>
 #include <linux/kprobes.h>
-#include <linux/mman.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include <asm/sections.h>
 
@@ -728,7 +725,7 @@ static int ktp_v_false_map_fd(struct ktp_compiler *c)
 	union bpf_attr attr = {};
 	int fd;
 
-	if (c->false_fd > 0)
+	if (c->false_fd >= 0)
 		return c->false_fd;
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = sizeof(u32);
@@ -814,7 +811,7 @@ struct bpf_map *ktp_v_take_false_map(struct ktp_compiler *c)
 {
 	struct bpf_map *map;
 
-	if (c->false_fd <= 0)
+	if (c->false_fd < 0)
 		return NULL;
 	/* the loaded program holds it too: this cannot fail */
 	map = bpf_map_get(c->false_fd);
@@ -907,46 +904,13 @@ static void ktp_v_prog_name(char *name, const char *probe)
 			name[i] = '_';
 }
 
-#define KTP_V_LOG_SIZE	(64 * 1024)
-
-/*
- * The verifier refused a program the compiler made: a bug. Load it again
- * with the verifier's log in a buffer of the writer's, and say it.
- */
-static void ktp_v_refused(union bpf_attr *attr, int err)
-{
-	unsigned long ubuf;
-	char *log;
-	int fd;
-
-	WARN(1, "ktp: the BPF verifier refused program %s: %d\n",
-	     attr->prog_name, err);
-	if (!current->mm)
-		return;
-	ubuf = vm_mmap(NULL, 0, KTP_V_LOG_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (IS_ERR_VALUE(ubuf))
-		return;
-	log = kvzalloc(KTP_V_LOG_SIZE, GFP_KERNEL);
-	attr->log_level = 1;
-	attr->log_buf = ubuf;
-	attr->log_size = KTP_V_LOG_SIZE;
-	fd = kern_sys_bpf(BPF_PROG_LOAD, attr, sizeof(*attr));
-	if (fd >= 0)
-		close_fd(fd);
-	if (log && !copy_from_user(log, (void __user *)ubuf, KTP_V_LOG_SIZE - 1))
-		pr_warn("ktp: verifier log of %s:\n%s\n", attr->prog_name, log);
-	kvfree(log);
-	vm_munmap(ubuf, KTP_V_LOG_SIZE);
-}
-
 /*
  * The program type of the probe's context, and for a "t" probe the BTF
  * type of its tracepoint (see ktp_v_tpoint_btf()).
  */
 static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 {
-	int err, fd = 0;
+	int err, fd;
 
 	if (c->env.flags & KTP_ENV_EVENT) {
 		attr->prog_type = BPF_PROG_TYPE_TRACEPOINT;
@@ -960,12 +924,13 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 	if (err)
 		return err;
 	/* a module's BTF, by a descriptor while the program is loaded */
-	if (btf_is_module(c->tp_btf))
+	if (btf_is_module(c->tp_btf)) {
 		fd = btf_get_fd_by_id(btf_obj_id(c->tp_btf));
-	if (fd < 0)
-		return fd;
-	c->btf_fd = fd;
-	attr->attach_btf_obj_fd = fd;
+		if (fd < 0)
+			return fd;
+		c->btf_fd = fd;
+		attr->attach_btf_obj_fd = fd;
+	}
 	attr->prog_type = BPF_PROG_TYPE_TRACING;
 	attr->expected_attach_type = BPF_TRACE_RAW_TP;
 	attr->attach_btf_id = c->tp_btf_id;
@@ -999,28 +964,16 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	WRITE_ONCE(ktp_loader, current);
 	fd = kern_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	if (fd < 0) {
-		err = fd;
-		switch (err) {
-		case -EINVAL:
-		case -EACCES:
-		case -E2BIG:
-		case -EFAULT:
-			/* the verifier's refusals */
-			ktp_v_refused(&attr, err);
-			break;
-		case -EPERM:
-		case -ENOMEM:
-		case -EMFILE:
-		case -ENFILE:
-			break;
-		default:
-			/*
-			 * The JIT, which a program calling a kfunc needs,
-			 * did not compile it: the x86 JIT fails on the
-			 * programs KTP makes only for want of memory.
-			 */
-			err = -ENOMEM;
-		}
+		/*
+		 * bpf()'s errno: the verifier's, an LSM's or the syscall's.
+		 * But one only the kernel knows (past EHWPOISON, the last of
+		 * user space's) says that the JIT a kfunc call needs did not
+		 * compile the program: the x86 JIT fails on KTP's programs
+		 * only for want of memory.
+		 */
+		err = fd < -EHWPOISON ? -ENOMEM : fd;
+		pr_debug("ktp: loading program %s failed: %d\n",
+			 attr.prog_name, err);
 		WRITE_ONCE(ktp_loader, NULL);
 		goto out;
 	}
@@ -1037,7 +990,7 @@ out:
 /* Take a descriptor of ktp_area_map for the program being compiled */
 static int ktp_v_area_fd_for(struct ktp_compiler *c)
 {
-	if (c->area_fd > 0)
+	if (c->area_fd >= 0)
 		return c->area_fd;
 	mutex_lock(&ktp_area_mutex);
 	c->area_fd = ktp_v_area_fd();
@@ -1053,17 +1006,17 @@ static int ktp_v_area_fd_for(struct ktp_compiler *c)
  */
 void ktp_v_release(struct ktp_compiler *c)
 {
-	if (c->area_fd > 0)
+	if (c->area_fd >= 0)
 		close_fd(c->area_fd);
-	c->area_fd = 0;
-	if (c->btf_fd > 0)
+	c->area_fd = -1;
+	if (c->btf_fd >= 0)
 		close_fd(c->btf_fd);
-	c->btf_fd = 0;
+	c->btf_fd = -1;
 	btf_put(c->tp_btf);
 	c->tp_btf = NULL;
-	if (c->false_fd > 0)
+	if (c->false_fd >= 0)
 		close_fd(c->false_fd);
-	c->false_fd = 0;
+	c->false_fd = -1;
 }
 
 /**

@@ -195,6 +195,30 @@ static struct ftrace_event_field *ktp_event_field(struct trace_event_call *event
 	return NULL;
 }
 
+/*
+ * Can the program read @field from the record, its context? The verifier
+ * lets a tracepoint program read only aligned values of the record's
+ * first PERF_MAX_TRACE_SIZE bytes (tp_prog_is_valid_access()). An
+ * integer, a __data_loc or __rel_loc word and a char * are loaded from
+ * the context; a char array is read through its address.
+ */
+static bool ktp_field_in_reach(struct ftrace_event_field *field)
+{
+	int size;
+
+	if (!is_string_field(field))
+		size = field->size;
+	else if (field->filter_type == FILTER_DYN_STRING ||
+		 field->filter_type == FILTER_RDYN_STRING)
+		size = sizeof(u32);
+	else if (field->filter_type == FILTER_PTR_STRING)
+		size = sizeof(char *);
+	else
+		return true;
+	return field->offset >= sizeof(void *) &&
+	       field->offset < PERF_MAX_TRACE_SIZE && !(field->offset % size);
+}
+
 /* $FIELD of an "e" probe's event: an integer, or a string to compare */
 static struct ktp_node *ktp_parse_field(struct ktp_compiler *c,
 					struct ftrace_event_field *field,
@@ -202,13 +226,15 @@ static struct ktp_node *ktp_parse_field(struct ktp_compiler *c,
 {
 	struct ktp_node *n;
 
+	if (!is_string_field(field) && !ktp_field_is_int(field))
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	if (!ktp_field_in_reach(field))
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_FIELD_UNREACHABLE));
 	if (is_string_field(field))
 		n = ktp_node(c, KTP_OP_FIELD, KTP_T_STR, at);
-	else if (ktp_field_is_int(field))
+	else
 		n = ktp_node(c, KTP_OP_FIELD, field->size |
 			     (field->is_signed ? KTP_T_SIGNED : 0), at);
-	else
-		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
 	if (n)
 		n->val = (unsigned long)field;
 	return n;
