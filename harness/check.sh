@@ -47,21 +47,11 @@ pids+=($!)
 stamp "the test kernel's VM and the debug kernel's two VMs started"
 
 # The static checks and the bisect, niced: they fill what the VMs leave.
-# Where the scheduler groups tasks by session (sched_autogroup_enabled),
-# nice ranks tasks only within their group, and the VMs have sessions of
-# their own: so each runs in a session of its own too, whose group is
-# niced.
-niced() {
-	setsid bash -c '[ ! -w /proc/self/autogroup ] || echo 10 > /proc/self/autogroup || true
-		exec nice -n 10 "$@"' niced "$@" &
-	pids+=($!)
-	wait $!
-}
 static=0
-niced "$TOP/harness/static-checks.sh" || static=1
-niced "$TOP/harness/subsystem-checks.sh" || static=1
+nice -n 10 "$TOP/harness/static-checks.sh" || static=1
+nice -n 10 "$TOP/harness/subsystem-checks.sh" || static=1
 stamp "static checks $([ $static = 0 ] && echo passed || echo FAILED)"
-niced "$TOP/harness/bisect.sh" || static=1
+nice -n 10 "$TOP/harness/bisect.sh" || static=1
 stamp "bisect $([ $static = 0 ] && echo passed || echo FAILED)"
 for p in "${pids[@]}"; do
 	wait "$p" || true
