@@ -179,12 +179,10 @@ struct ktp_compiler {
 	bool			area_loaded;	/* at KTP_V_AREA */
 	bool			entered;	/* "t": ktp_tp_enter() called */
 	bool			copy_args;	/* "t": for fetch instructions */
-	int			area_fd;	/* of ktp_area_map, while loading */
-	int			btf_fd;		/* of a module's BTF, too */
 	struct btf		*tp_btf;	/* "t": where btf_trace_NAME is */
 	s32			tp_btf_id;	/* "t": btf_trace_NAME, once found */
 	u32			tp_scalars;	/* "t": bit N-1: $argN is no pointer */
-	int			false_fd;	/* "t": of its false hits' map */
+	struct bpf_map		*false_map;	/* "t": of its false hits */
 	/* the C types of the names: see ktp_btf.c */
 	struct btf		*btf;		/* what typed nodes are typed in */
 	struct btf		*func_btf;	/* a reference, for a function's */

@@ -47,10 +47,6 @@ struct ktp_compiler *ktp_compiler_create(const struct ktp_expr_env *env)
 		return NULL;
 	c->env = *env;
 	c->fold = true;
-	/* no descriptor yet: a writer with stdin closed gets 0 */
-	c->area_fd = -1;
-	c->btf_fd = -1;
-	c->false_fd = -1;
 	c->jit = ebpf_jit_enabled();
 	/*
 	 * Not zeroed: ktp_node() clears each node it hands out, and a
@@ -524,6 +520,6 @@ void ktp_prog_free(struct ktp_prog *kp)
 	bpf_prog_put(kp->prog);
 	kp->prog = NULL;
 	if (kp->false_map)
-		bpf_map_put(kp->false_map);
+		bpf_map_put_with_uref(kp->false_map);
 	call_rcu(&kp->rcu, ktp_prog_free_rcu);
 }

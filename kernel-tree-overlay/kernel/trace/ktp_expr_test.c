@@ -23,6 +23,13 @@
 #include "trace_ktp.h"
 #include "ktp_gen.h"
 
+/*
+ * The refusals below are the verifier's, with its log, which only bpf()
+ * writes out: the test loads through the system call's path, as the
+ * preload's light skeletons do (kernel/bpf/syscall.c; no header has it).
+ */
+int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
+
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */
 #define KTP_TEST_EXPRS		10240
 #define KTP_TEST_BATCH		32	/* expressions a program */

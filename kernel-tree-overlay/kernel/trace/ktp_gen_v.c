@@ -2,9 +2,10 @@
 /*
  * KTP's expression compiler: what a program needs of BPF. Every program
  * KTP runs is one the BPF verifier accepted, loaded through the bpf()
- * system call's own path (kern_sys_bpf()), so that bpftool lists it,
- * the LSM hooks and the capability checks of BPF apply, and the
- * verifier, not KTP, says it is safe. A "p" or "r" probe's program is a
+ * system call's own path (bpf_prog_load_kern()), so that bpftool lists
+ * it, the LSM hooks and the capability checks of BPF apply, and the
+ * verifier, not KTP, says it is safe; but no process has an fd of it or
+ * of its maps. A "p" or "r" probe's program is a
  * kprobe program on the hit's pt_regs; an "e" probe's is a tracepoint
  * program on its event's record; a "t" probe's is a BTF raw tracepoint
  * program (tp_btf) on the tracepoint's arguments, attached by a BPF
@@ -23,7 +24,6 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
-#include <linux/fdtable.h>
 #include <linux/filter.h>
 #include <linux/idr.h>
 #include <linux/kprobes.h>
@@ -53,15 +53,19 @@ static u32 ktp_id_count;	/* ids made: their high bits */
 /* The user read that faulted in a user-space probe's hit on this CPU */
 DEFINE_PER_CPU(struct ktp_user_fault, ktp_user_fault);
 
-/* The task loading a KTP program: ktp_kfunc_filter() lets only it in */
-static struct task_struct *ktp_loader;
-
 /* Every KTP program's values, one per CPU (see ktp_v_area()) */
 static struct bpf_map *ktp_area_map;
 u64 __percpu *ktp_prog_area __read_mostly;
 static DEFINE_MUTEX(ktp_area_mutex);
 
-static int ktp_v_area_fd_for(struct ktp_compiler *c);
+/* The maps a program names, by index (see bpf_prog_load_kern()) */
+enum {
+	KTP_V_MAP_AREA,		/* ktp_area_map */
+	KTP_V_MAP_FALSE,	/* a "t" probe's false hits' */
+	KTP_V_NR_MAPS
+};
+
+static void ktp_v_need_area_map(struct ktp_compiler *c);
 
 static struct ktp_id_table *ktp_id_table_locked(void)
 {
@@ -210,34 +214,38 @@ BTF_ID(func, bpf_rdonly_cast)
 BTF_ID(struct, ktp_word)
 BTF_ID(func, ktp_user_read_faulted)
 
-/**
- * ktp_kfunc_filter() - the filter of a kfunc set of KTP's
- * @set: the set's kfuncs
- * @kfunc_id: the BTF id of the kfunc a program being verified calls
- *
- * Only the program ktp_v_finish() is loading in this task may call
- * KTP's kfuncs. A set's filter sees every kfunc of its hook: only the
- * set's own count.
- *
- * Return: 0 if the program may call it, -EACCES if not.
- */
-int ktp_kfunc_filter(const struct btf_id_set8 *set, u32 kfunc_id)
-{
-	if (!btf_id_set8_contains(set, kfunc_id))
-		return 0;
-	return READ_ONCE(ktp_loader) == current ? 0 : -EACCES;
-}
-
-static int ktp_v_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
-{
-	return ktp_kfunc_filter(&ktp_kfunc_ids, kfunc_id);
-}
+static int ktp_v_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id);
 
 static const struct btf_kfunc_id_set ktp_kfunc_set = {
 	.owner	= THIS_MODULE,
 	.set	= &ktp_kfunc_ids,
 	.filter	= ktp_v_kfunc_filter,
 };
+
+/**
+ * ktp_kfunc_filter() - the filter of a kfunc set of KTP's
+ * @prog: the program being verified
+ * @set: the set's kfuncs
+ * @kfunc_id: the BTF id of the kfunc @prog calls
+ *
+ * Only KTP's programs, which ktp_v_finish() loads as their kern_owner,
+ * may call KTP's kfuncs. A set's filter sees every kfunc of its hook:
+ * only the set's own count.
+ *
+ * Return: 0 if the program may call it, -EACCES if not.
+ */
+int ktp_kfunc_filter(const struct bpf_prog *prog,
+		     const struct btf_id_set8 *set, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(set, kfunc_id))
+		return 0;
+	return prog->aux->kern_owner == &ktp_kfunc_set ? 0 : -EACCES;
+}
+
+static int ktp_v_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	return ktp_kfunc_filter(prog, &ktp_kfunc_ids, kfunc_id);
+}
 
 static int __init ktp_kfunc_init(void)
 {
@@ -614,9 +622,11 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
  */
 void ktp_v_emit_area_lookup(struct ktp_compiler *c)
 {
-	struct bpf_insn ld[2] = { BPF_LD_MAP_FD(BPF_REG_1,
-						ktp_v_area_fd_for(c)) };
+	struct bpf_insn ld[2] = {
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_IDX, KTP_V_MAP_AREA)
+	};
 
+	ktp_v_need_area_map(c);
 	ktp_emit(c, BPF_ST_MEM(BPF_W, BPF_REG_FP, KTP_V_KEY, 0));
 	ktp_emit(c, ld[0]);
 	ktp_emit(c, ld[1]);
@@ -696,21 +706,20 @@ void ktp_v_emit_fetch(struct ktp_compiler *c, int reg, unsigned int slot)
  * A map made as @attr says, then frozen: bpf() cannot write it, through a
  * descriptor its id opens or any other; KTP's programs still do.
  */
-static int ktp_v_frozen_map(union bpf_attr *attr)
+static struct bpf_map *ktp_v_frozen_map(union bpf_attr *attr)
 {
-	union bpf_attr freeze = {};
-	int err, fd;
+	struct bpf_map *map;
+	int err;
 
-	fd = kern_sys_bpf(BPF_MAP_CREATE, attr, sizeof(*attr));
-	if (fd < 0)
-		return fd;
-	freeze.map_fd = fd;
-	err = kern_sys_bpf(BPF_MAP_FREEZE, &freeze, sizeof(freeze));
+	map = bpf_map_create_kern(attr);
+	if (IS_ERR(map))
+		return map;
+	err = bpf_map_freeze_kern(map);
 	if (err) {
-		close_fd(fd);
-		return err;
+		bpf_map_put_with_uref(map);
+		return ERR_PTR(err);
 	}
-	return fd;
+	return map;
 }
 
 /*
@@ -720,23 +729,26 @@ static int ktp_v_frozen_map(union bpf_attr *attr)
  */
 #define KTP_V_FALSE_SHIFT	max(L1_CACHE_SHIFT, 4)
 
-static int ktp_v_false_map_fd(struct ktp_compiler *c)
+static struct bpf_map *ktp_v_false_map(struct ktp_compiler *c)
 {
 	union bpf_attr attr = {};
-	int fd;
+	struct bpf_map *map;
 
-	if (c->false_fd >= 0)
-		return c->false_fd;
+	if (c->false_map)
+		return c->false_map;
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = sizeof(u32);
 	attr.value_size = nr_cpu_ids << KTP_V_FALSE_SHIFT;
 	attr.max_entries = 1;
 	strscpy(attr.map_name, "ktp_false", sizeof(attr.map_name));
-	fd = ktp_v_frozen_map(&attr);
-	if (fd < 0 && !c->error)
-		c->error = fd;
-	c->false_fd = fd;
-	return fd;
+	map = ktp_v_frozen_map(&attr);
+	if (IS_ERR(map)) {
+		if (!c->error)
+			c->error = PTR_ERR(map);
+		return NULL;
+	}
+	c->false_map = map;
+	return map;
 }
 
 /**
@@ -749,13 +761,14 @@ static int ktp_v_false_map_fd(struct ktp_compiler *c)
  */
 void ktp_v_emit_count_false(struct ktp_compiler *c)
 {
-	int fd = ktp_v_false_map_fd(c), out;
 	/* the address of its value, at offset 0 */
 	struct bpf_insn ld[2] = {
-		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_VALUE, (u32)fd)
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_IDX_VALUE,
+				 KTP_V_MAP_FALSE)
 	};
+	int out;
 
-	if (fd < 0)
+	if (!ktp_v_false_map(c))
 		return;
 	ktp_v_call_helper(c, BPF_FUNC_get_smp_processor_id);
 	out = ktp_jump(c, BPF_JMP_IMM(BPF_JGE, BPF_REG_0, nr_cpu_ids, 0));
@@ -786,12 +799,14 @@ void ktp_prog_false_counts(const struct ktp_prog *kp, unsigned long *hits,
 			   unsigned long *faults)
 {
 	const u64 *val;
+	u64 addr;
 	int cpu;
 
-	if (!kp->false_map)
+	/* its one value, as a program's BPF_PSEUDO_MAP_VALUE finds it */
+	if (!kp->false_map ||
+	    kp->false_map->ops->map_direct_value_addr(kp->false_map, &addr, 0))
 		return;
-	val = (const u64 *)container_of(kp->false_map, struct bpf_array,
-				       map)->value;
+	val = (const u64 *)(unsigned long)addr;
 	for_each_possible_cpu(cpu) {
 		const u64 *line = val + ((cpu << KTP_V_FALSE_SHIFT) / sizeof(u64));
 
@@ -804,18 +819,15 @@ void ktp_prog_false_counts(const struct ktp_prog *kp, unsigned long *hits,
  * ktp_v_take_false_map() - the map a program counts its false hits in
  * @c: the compiler, whose program was loaded
  *
- * Return: the map, with a reference for the program's struct ktp_prog,
- * or NULL if the program has none.
+ * Return: the map, whose references (bpf_map_create_kern()'s) the
+ * program's struct ktp_prog takes over, or NULL if the program has none.
  */
 struct bpf_map *ktp_v_take_false_map(struct ktp_compiler *c)
 {
-	struct bpf_map *map;
+	struct bpf_map *map = c->false_map;
 
-	if (c->false_fd < 0)
-		return NULL;
-	/* the loaded program holds it too: this cannot fail */
-	map = bpf_map_get(c->false_fd);
-	return IS_ERR(map) ? NULL : map;
+	c->false_map = NULL;
+	return map;
 }
 
 /* The program's ends, see ktp_emit_exits(): (faults << 1) | true */
@@ -857,39 +869,28 @@ static int ktp_v_prologue(struct ktp_compiler *c)
 }
 
 /*
- * A file descriptor of ktp_area_map, made the first time, for a program
- * to name it while it is loaded.
+ * ktp_area_map, made the first time a program needs it; it is KTP's for
+ * good.
  */
-static int ktp_v_area_fd(void)
+static int ktp_v_area_map(void)
 {
 	union bpf_attr attr = {};
 	struct bpf_map *map;
-	int fd;
 
 	lockdep_assert_held(&ktp_area_mutex);
-	if (!ktp_area_map) {
-		attr.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
-		attr.key_size = sizeof(u32);
-		attr.value_size = KTP_AREA_WORDS * sizeof(u64);
-		attr.max_entries = 1;
-		strscpy(attr.map_name, "ktp_area", sizeof(attr.map_name));
-		fd = ktp_v_frozen_map(&attr);
-		if (fd < 0)
-			return fd;
-		map = bpf_map_get(fd);
-		close_fd(fd);
-		if (IS_ERR(map))
-			return PTR_ERR(map);
-		/* the reference is KTP's for good */
-		ktp_area_map = map;
-		WRITE_ONCE(ktp_prog_area, container_of(map, struct bpf_array,
-						       map)->pptrs[0]);
-	}
-	bpf_map_inc(ktp_area_map);
-	fd = bpf_map_new_fd(ktp_area_map, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		bpf_map_put(ktp_area_map);
-	return fd;
+	if (ktp_area_map)
+		return 0;
+	attr.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
+	attr.key_size = sizeof(u32);
+	attr.value_size = KTP_AREA_WORDS * sizeof(u64);
+	attr.max_entries = 1;
+	strscpy(attr.map_name, "ktp_area", sizeof(attr.map_name));
+	map = ktp_v_frozen_map(&attr);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	ktp_area_map = map;
+	WRITE_ONCE(ktp_prog_area, bpf_percpu_array_elem(map, 0));
+	return 0;
 }
 
 /* bpf_attr's program name: ktp_ and the probe's, as far as it goes */
@@ -906,11 +907,13 @@ static void ktp_v_prog_name(char *name, const char *probe)
 
 /*
  * The program type of the probe's context, and for a "t" probe the BTF
- * type of its tracepoint (see ktp_v_tpoint_btf()).
+ * type of its tracepoint and the BTF that has it, a module's or vmlinux's
+ * (see ktp_btf_tpoint()).
  */
-static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
+static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr,
+			   struct bpf_prog_kern_attr *kattr)
 {
-	int err, fd;
+	int err;
 
 	if (c->env.flags & KTP_ENV_EVENT) {
 		attr->prog_type = BPF_PROG_TYPE_TRACEPOINT;
@@ -923,14 +926,8 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
 	err = ktp_btf_tpoint(c);
 	if (err)
 		return err;
-	/* a module's BTF, by a descriptor while the program is loaded */
-	if (btf_is_module(c->tp_btf)) {
-		fd = btf_get_fd_by_id(btf_obj_id(c->tp_btf));
-		if (fd < 0)
-			return fd;
-		c->btf_fd = fd;
-		attr->attach_btf_obj_fd = fd;
-	}
+	if (btf_is_module(c->tp_btf))
+		kattr->attach_btf = c->tp_btf;
 	attr->prog_type = BPF_PROG_TYPE_TRACING;
 	attr->expected_attach_type = BPF_TRACE_RAW_TP;
 	attr->attach_btf_id = c->tp_btf_id;
@@ -946,24 +943,32 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr)
  */
 struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 {
+	struct bpf_map *maps[KTP_V_NR_MAPS] = {};
+	struct bpf_prog_kern_attr kattr = {
+		.maps		= maps,
+		.nr_maps	= KTP_V_NR_MAPS,
+		.owner		= &ktp_kfunc_set,
+	};
 	union bpf_attr attr = {};
 	struct bpf_prog *prog;
-	int err, fd;
+	int err;
 
 	err = ktp_v_prologue(c);
 	if (err)
 		return ERR_PTR(err);
-	err = ktp_v_prog_type(c, &attr);
+	err = ktp_v_prog_type(c, &attr, &kattr);
 	if (err)
 		return ERR_PTR(err);
 	mutex_lock(&ktp_area_mutex);
+	maps[KTP_V_MAP_AREA] = ktp_area_map;
+	mutex_unlock(&ktp_area_mutex);
+	maps[KTP_V_MAP_FALSE] = c->false_map;
 	attr.insns = (unsigned long)c->insns;
 	attr.insn_cnt = c->len;
 	attr.license = (unsigned long)"GPL";
 	ktp_v_prog_name(attr.prog_name, c->env.name);
-	WRITE_ONCE(ktp_loader, current);
-	fd = kern_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-	if (fd < 0) {
+	prog = bpf_prog_load_kern(&attr, &kattr);
+	if (IS_ERR(prog)) {
 		/*
 		 * bpf()'s errno: the verifier's, an LSM's or the syscall's.
 		 * But one only the kernel knows (past EHWPOISON, the last of
@@ -971,33 +976,26 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 		 * compile the program: the x86 JIT fails on KTP's programs
 		 * only for want of memory.
 		 */
-		err = fd < -EHWPOISON ? -ENOMEM : fd;
+		err = PTR_ERR(prog);
+		if (err < -EHWPOISON)
+			err = -ENOMEM;
 		pr_debug("ktp: loading program %s failed: %d\n",
 			 attr.prog_name, err);
-		WRITE_ONCE(ktp_loader, NULL);
-		goto out;
+		return ERR_PTR(err);
 	}
-	WRITE_ONCE(ktp_loader, NULL);
-	prog = bpf_prog_get_type(fd, attr.prog_type);
-	close_fd(fd);
-	mutex_unlock(&ktp_area_mutex);
 	return prog;
-out:
-	mutex_unlock(&ktp_area_mutex);
-	return ERR_PTR(err);
 }
 
-/* Take a descriptor of ktp_area_map for the program being compiled */
-static int ktp_v_area_fd_for(struct ktp_compiler *c)
+/* Make ktp_area_map for the program being compiled, unless it is made */
+static void ktp_v_need_area_map(struct ktp_compiler *c)
 {
-	if (c->area_fd >= 0)
-		return c->area_fd;
+	int err;
+
 	mutex_lock(&ktp_area_mutex);
-	c->area_fd = ktp_v_area_fd();
+	err = ktp_v_area_map();
 	mutex_unlock(&ktp_area_mutex);
-	if (c->area_fd < 0 && !c->error)
-		c->error = c->area_fd;
-	return c->area_fd;
+	if (err && !c->error)
+		c->error = err;
 }
 
 /**
@@ -1006,17 +1004,11 @@ static int ktp_v_area_fd_for(struct ktp_compiler *c)
  */
 void ktp_v_release(struct ktp_compiler *c)
 {
-	if (c->area_fd >= 0)
-		close_fd(c->area_fd);
-	c->area_fd = -1;
-	if (c->btf_fd >= 0)
-		close_fd(c->btf_fd);
-	c->btf_fd = -1;
 	btf_put(c->tp_btf);
 	c->tp_btf = NULL;
-	if (c->false_fd >= 0)
-		close_fd(c->false_fd);
-	c->false_fd = -1;
+	if (c->false_map)
+		bpf_map_put_with_uref(c->false_map);
+	c->false_map = NULL;
 }
 
 /**

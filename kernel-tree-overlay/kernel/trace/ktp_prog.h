@@ -127,14 +127,9 @@ static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
 #define KTP_AREA_LEVELS		(KTP_AREA_EVENT_LEVEL + 1)
 #define KTP_AREA_WORDS		(KTP_AREA_LEVELS + KTP_NEST_MAX * KTP_LEVEL_WORDS)
 
-/*
- * The bpf() system call for the kernel's own programs (kernel/bpf/syscall.c,
- * as the light skeletons of kernel/bpf/preload use it); no header has it.
- */
-int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
-
 struct btf_id_set8;
-int ktp_kfunc_filter(const struct btf_id_set8 *set, u32 kfunc_id);
+int ktp_kfunc_filter(const struct bpf_prog *prog,
+		     const struct btf_id_set8 *set, u32 kfunc_id);
 /*
  * This CPU's value of ktp_area, the map KTP's programs leave the values
  * they fetch in; set with the map, before any program that uses it.

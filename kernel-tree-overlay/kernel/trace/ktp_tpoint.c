@@ -7,18 +7,16 @@
  * holds it calls the kfuncs ktp_tp_enter() and ktp_tp_record(), which
  * count the hit and write its records; it counts a false one itself.
  *
- * A BPF link on a module's tracepoint holds the module. So a probe on a
- * module's tracepoint registers its program on the tracepoint itself,
- * as the link would, and only while the module is loaded: its tracepoint
- * module notifier attaches it when the module comes, if the probe is
- * enabled, and detaches it when the module goes.
+ * The link is KTP's (bpf_raw_tp_link_create_kern()): no process has an
+ * fd of it, and it holds no module. A probe on a module's tracepoint is
+ * attached only while the module is loaded: its module notifiers attach
+ * it when the module comes, if the probe is enabled, and detach it when
+ * the module goes.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
 #include <linux/cred.h>
-#include <linux/fdtable.h>
-#include <linux/file.h>
 #include <linux/filter.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -31,7 +29,7 @@
 
 /*
  * A "t" probe's target: its tracepoint, and while the probe is enabled
- * its link, or for a module's tracepoint @raw. @btp and @mod are NULL
+ * and the tracepoint there its link. @btp and @mod are NULL
  * while the module of its tracepoint is not loaded; the module is held
  * only while the probe is being defined (@mod_held). A probe defined
  * before its module loads has no program until the module comes, and
@@ -39,15 +37,13 @@
  */
 struct ktp_tpoint {
 	struct bpf_raw_event_map	*btp;
-	struct file			*link;
+	struct bpf_link			*link;
 	char				*name;
 	char				*target;	/* MOD:NAME in a module */
 	unsigned int			num_args;
 	bool				in_module;
 	struct module			*mod;		/* only to compare */
 	bool				mod_held;
-	bool				attached;	/* @raw is */
-	struct bpf_raw_tp_link		raw;
 	const struct cred		*cred;
 };
 
@@ -309,91 +305,60 @@ static void ktp_tpoint_prog_ready(struct trace_ktp *tk,
 }
 
 /*
- * Register the program of a probe on a module's tracepoint there, as
- * bpf_raw_tp_link_attach() would, without holding the module.
+ * Attach the probe's program to its tracepoint by a BPF link that KTP
+ * holds, with an id (bpftool link show lists it), as the bpf() system
+ * call would attach it, but with no fd and no reference of a module.
  */
-static int ktp_tpoint_attach_raw(struct trace_ktp *tk)
+static int ktp_tpoint_attach(struct trace_ktp *tk)
 {
 	struct ktp_tpoint *tpoint = tk->ref;
-	int ret;
+	struct bpf_link *link;
 
 	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
 	tk->prog->owner = tk;
-	tpoint->raw.link.prog = tk->prog->prog;
-	ret = bpf_probe_register(tpoint->btp, &tpoint->raw);
-	tpoint->attached = !ret;
-	return ret;
-}
-
-static void ktp_tpoint_detach_raw(struct ktp_tpoint *tpoint)
-{
-	if (!tpoint->attached)
-		return;
-	bpf_probe_unregister(tpoint->btp, &tpoint->raw);
-	tpoint->attached = false;
-	/* no handler runs the program after this */
-	tracepoint_synchronize_unregister();
+	bpf_prog_inc(tk->prog->prog);
+	link = bpf_raw_tp_link_create_kern(tk->prog->prog, tpoint->btp, 0);
+	if (IS_ERR(link)) {
+		bpf_prog_put(tk->prog->prog);
+		return PTR_ERR(link);
+	}
+	tpoint->link = link;
+	return 0;
 }
 
 /*
- * Attach the probe's program to its tracepoint by a BPF link, as the
- * bpf() system call does (bpftool link show lists it), and keep the
- * link's file: the link is the tracepoint's while the probe is enabled.
- * A probe on a module's tracepoint is attached without a link, and only
- * while the module is loaded.
+ * Detach the link; one bpf() took by its id may outlive it, defunct.
+ * No hit is recorded once this returns: no handler runs the program any
+ * more.
  */
+static void ktp_tpoint_detach(struct ktp_tpoint *tpoint)
+{
+	if (!tpoint->link)
+		return;
+	bpf_raw_tp_link_detach_kern(tpoint->link);
+	tracepoint_synchronize_unregister();
+	bpf_link_put(tpoint->link);
+	tpoint->link = NULL;
+}
+
 static int ktp_tpoint_enable(struct trace_ktp *tk,
 			     struct trace_event_file *file, bool first)
 {
 	struct ktp_tpoint *tpoint = tk->ref;
-	union bpf_attr attr = {};
-	int fd, link_fd;
 
 	if (!first)
 		return 0;
 	/* else attached when the module comes, see ktp_tpoint_module_coming() */
-	if (tpoint->in_module)
-		return tpoint->btp && tk->prog ? ktp_tpoint_attach_raw(tk) : 0;
-	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
-	tk->prog->owner = tk;
-	bpf_prog_inc(tk->prog->prog);
-	fd = bpf_prog_new_fd(tk->prog->prog);
-	if (fd < 0) {
-		bpf_prog_put(tk->prog->prog);
-		return fd;
-	}
-	/* a BTF raw tracepoint program: the tracepoint is the program's */
-	attr.raw_tracepoint.prog_fd = fd;
-	link_fd = kern_sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
-	close_fd(fd);
-	if (link_fd < 0)
-		return link_fd;
-	tpoint->link = fget(link_fd);
-	close_fd(link_fd);
-	return tpoint->link ? 0 : -EBADF;
+	if (!tpoint->btp || !tk->prog)
+		return 0;
+	return ktp_tpoint_attach(tk);
 }
 
 static void ktp_tpoint_disable(struct trace_ktp *tk,
 			       struct trace_event_file *file, bool last)
 {
-	struct ktp_tpoint *tpoint = tk->ref;
-
-	if (!last)
-		return;
-	if (tpoint->in_module) {
-		ktp_tpoint_detach_raw(tpoint);
-		return;
-	}
-	/*
-	 * The link's release unregisters it from the tracepoint, as closing
-	 * its last descriptor does: before this task returns to user space.
-	 * No hit is recorded once disabling returns: the kfuncs see the
-	 * probe disabled. (A false hit until then, which the program counts
-	 * itself, is counted.)
-	 */
-	fput(tpoint->link);
-	tpoint->link = NULL;
-	tracepoint_synchronize_unregister();
+	if (last)
+		ktp_tpoint_detach(tk->ref);
 }
 
 static const struct ktp_kind ktp_tpoint_kind = {
@@ -416,19 +381,6 @@ static const struct ktp_kind ktp_tpoint_kind = {
 };
 
 #ifdef CONFIG_MODULES
-/* The tracepoint @name of module @mod, or NULL */
-static struct bpf_raw_event_map *
-ktp_find_module_btp(struct module *mod, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < mod->num_bpf_raw_events; i++) {
-		if (!strcmp(mod->bpf_raw_events[i].tp->name, name))
-			return &mod->bpf_raw_events[i];
-	}
-	return NULL;
-}
-
 /* The "t" probe of dynamic event @ev, or NULL */
 static struct trace_ktp *ktp_tpoint_probe(struct dyn_event *ev)
 {
@@ -555,7 +507,7 @@ static int ktp_tpoint_module_coming(struct notifier_block *nb,
 		if (!tpoint || !tpoint->in_module || tpoint->btp ||
 		    !trace_probe_within_module(tpoint->target, mod))
 			continue;
-		btp = ktp_find_module_btp(mod, tpoint->name);
+		btp = bpf_module_raw_tracepoint(mod, tpoint->name);
 		ret = btp ? 0 : -ENOENT;
 		if (btp && !tk->prog)
 			ret = ktp_tpoint_make_prog(tk);
@@ -563,7 +515,7 @@ static int ktp_tpoint_module_coming(struct notifier_block *nb,
 			tpoint->btp = btp;
 			tpoint->mod = mod;
 			if (trace_probe_is_enabled(&tk->tp))
-				ret = ktp_tpoint_attach_raw(tk);
+				ret = ktp_tpoint_attach(tk);
 		}
 		if (ret)
 			ktp_warn_not_armed(tk, ret);
@@ -598,7 +550,7 @@ static int ktp_tpoint_module_notify(struct notifier_block *nb,
 		tpoint = tk ? tk->ref : NULL;
 		if (!tpoint || !tpoint->mod || tpoint->mod != tp_mod->mod)
 			continue;
-		ktp_tpoint_detach_raw(tpoint);
+		ktp_tpoint_detach(tpoint);
 		tpoint->btp = NULL;
 		tpoint->mod = NULL;
 	}
@@ -694,7 +646,7 @@ BTF_KFUNCS_END(ktp_tpoint_kfunc_ids)
 /* As ktp_strcmp(): only the program KTP is loading may call them */
 static int ktp_tpoint_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
-	return ktp_kfunc_filter(&ktp_tpoint_kfunc_ids, kfunc_id);
+	return ktp_kfunc_filter(prog, &ktp_tpoint_kfunc_ids, kfunc_id);
 }
 
 static const struct btf_kfunc_id_set ktp_tpoint_kfunc_set = {
