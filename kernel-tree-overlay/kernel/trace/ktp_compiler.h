@@ -183,6 +183,7 @@ struct ktp_compiler {
 	s32			tp_btf_id;	/* "t": btf_trace_NAME, once found */
 	u32			tp_scalars;	/* "t": bit N-1: $argN is no pointer */
 	struct bpf_map		*false_map;	/* "t": of its false hits */
+	struct bpf_map		*self_map;	/* see ktp_v_self_map() */
 	/* the C types of the names: see ktp_btf.c */
 	struct btf		*btf;		/* what typed nodes are typed in */
 	struct btf		*func_btf;	/* a reference, for a function's */

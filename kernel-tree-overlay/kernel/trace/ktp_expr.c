@@ -159,22 +159,27 @@ enum { KTP_KFUNC_ENTER, KTP_KFUNC_RECORD };
 /*
  * Once its condition is true, a "t" probe's program enters the hit (see
  * ktp_tp_enter()), which says the level of its values in ktp_area; when
- * the hit is missed, the program ends there. @values: the program has
- * values to store.
+ * the hit is missed, the program ends there. The hit is a reference the
+ * verifier makes the program release, by recording it, on every path.
+ * @values: the program has values to store.
  */
 static void ktp_tpoint_enter(struct ktp_compiler *c, bool values)
 {
 	if (c->entered)
 		return;
 	c->entered = true;
-	/* first: no exit between entering and recording the hit */
+	/* first: its one exit between entering and recording is NULL's */
 	if (values)
 		ktp_v_emit_area_lookup(c);
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, ktp_v_id(c)));
+	ktp_v_emit_self(c);
 	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_ENTER]);
-	c->out_jump = ktp_jump(c, BPF_JMP32_IMM(BPF_JSLT, BPF_REG_0, 0, 0));
-	if (values)
+	c->out_jump = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, KTP_V_HIT));
+	if (values) {
+		ktp_emit(c, BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0,
+					offsetof(struct ktp_tp_hit, level)));
 		ktp_v_emit_level_area(c);
+	}
 }
 
 /*
@@ -377,7 +382,7 @@ static void ktp_tpoint_exits(struct ktp_compiler *c)
 	ktp_tpoint_enter(c, c->copy_args);
 	if (c->copy_args)
 		ktp_v_emit_tpoint_args(c);
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, c->id));
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_HIT));
 	ktp_load_faults(c, BPF_REG_2);
 	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_RECORD]);
 	ktp_land(c, c->out_jump);
@@ -484,6 +489,8 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 	/* the kfuncs find it by its id from now on */
 	if (c->id) {
 		kp->id = c->id;
+		/* the program holds it: see ktp_v_self_map() */
+		kp->self_map = c->self_map ?: kp->false_map;
 		ktp_v_set_id(c->id, kp);
 		c->id = 0;
 	}

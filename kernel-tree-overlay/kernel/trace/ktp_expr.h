@@ -44,8 +44,8 @@ struct trace_event_call;
  *	    (btf_trace_NAME) its program is loaded for
  * @kfuncs: the BTF ids of the kfuncs a "t" probe's program ends in: the
  *	    one that enters a hit whose condition is true (it returns the
- *	    level of the hit's values, or < 0 for no hit), and the one
- *	    that records it
+ *	    hit, a struct ktp_tp_hit, or NULL for none), and the one that
+ *	    records it
  * @name: the probe's name, which names its BPF program
  */
 struct ktp_expr_env {

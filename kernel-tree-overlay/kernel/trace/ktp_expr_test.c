@@ -2058,6 +2058,51 @@ BTF_ID_LIST(ktp_test_tp_kfuncs)
 BTF_ID(func, ktp_tp_enter)
 BTF_ID(func, ktp_tp_record)
 
+/*
+ * A program that outlives its probe (on a link bpf() took by its id) and
+ * passes its slot once another program has it finds nothing: it passes
+ * its own map, which it holds, and no live program has another's.
+ */
+static void ktp_expr_stale_prog_test(struct kunit *test)
+{
+	const struct ktp_expr_env env = {
+		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
+		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
+	};
+	const struct bpf_map *stale_map;
+	struct ktp_expr_error err = {};
+	struct bpf_prog *stale;
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	u32 slot;
+
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 39", &err), 0);
+	kp = ktp_compiler_finish(c);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
+	stale = kp->prog;
+	bpf_prog_inc(stale);
+	stale_map = kp->self_map;
+	slot = kp->id;
+	ktp_prog_free(kp);
+
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 40", &err), 0);
+	kp = ktp_compiler_finish(c);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(kp), "%ld", PTR_ERR(kp));
+	/* the lowest free slot: the stale program's */
+	KUNIT_ASSERT_EQ(test, kp->id, slot);
+	KUNIT_EXPECT_PTR_NE(test, kp->self_map, stale_map);
+	rcu_read_lock();
+	KUNIT_EXPECT_NULL(test, ktp_prog_by_id(stale_map, slot));
+	KUNIT_EXPECT_PTR_EQ(test, ktp_prog_by_id(kp->self_map, slot), kp);
+	rcu_read_unlock();
+	ktp_prog_free(kp);
+	bpf_prog_put(stale);
+}
+
 /* A "t" probe's program, on sched_switch, is one the verifier accepts */
 static void ktp_expr_tpoint_test(struct kunit *test)
 {
@@ -2088,7 +2133,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp->prog->expected_attach_type, BPF_TRACE_RAW_TP);
 	KUNIT_EXPECT_NE(test, kp->id, 0);
 	rcu_read_lock();
-	KUNIT_EXPECT_PTR_EQ(test, ktp_prog_by_id(kp->id), kp);
+	KUNIT_EXPECT_PTR_EQ(test, ktp_prog_by_id(kp->self_map, kp->id), kp);
 	rcu_read_unlock();
 	ktp_prog_free(kp);
 
@@ -2251,6 +2296,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_regs_test),
 	KUNIT_CASE(ktp_expr_string_field_test),
 	KUNIT_CASE(ktp_expr_tpoint_test),
+	KUNIT_CASE(ktp_expr_stale_prog_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_c_oracle_test),

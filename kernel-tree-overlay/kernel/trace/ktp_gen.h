@@ -13,14 +13,15 @@
 
 /*
  * A program's stack under R10: the reads that faulted, what a helper
- * read, the address of its values in ktp_area_map and the map's key,
- * then the slots.
+ * read, the address of its values in ktp_area_map and the map's key, a
+ * "t" probe's hit that ktp_tp_enter() entered, then the slots.
  */
 #define KTP_V_FAULTS	-8
 #define KTP_V_SCRATCH	-16
 #define KTP_V_AREA	-24
 #define KTP_V_KEY	-32
-#define KTP_V_STACK	32
+#define KTP_V_HIT	-40
+#define KTP_V_STACK	40
 /* ktp_area: a "p" probe's fetched values, then an "r" probe's $argN */
 #define KTP_V_ENTRY	KTP_EXPR_MAX_FETCHES
 
@@ -56,9 +57,10 @@ void ktp_emit_convert(struct ktp_compiler *c, int reg, int type);
 void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
 /* ktp_gen_v.c; ktp_strcmp() and ktp_user_read_faulted() are its kfuncs */
-int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how);
+int ktp_strcmp(void *self__map, u32 id, u64 addr, u32 lit, u32 how);
 void ktp_user_read_faulted(u64 addr, u32 size);
 u32 ktp_v_id(struct ktp_compiler *c);
+void ktp_v_emit_self(struct ktp_compiler *c);
 void ktp_v_set_id(u32 id, struct ktp_prog *kp);
 void ktp_v_free_id(u32 id);
 void ktp_v_emit_area_lookup(struct ktp_compiler *c);

@@ -48,7 +48,6 @@ struct ktp_word {
 struct ktp_id_table __rcu *ktp_id_table;
 static DEFINE_IDA(ktp_id_slots);
 static DEFINE_MUTEX(ktp_id_mutex);
-static u32 ktp_id_count;	/* ids made: their high bits */
 
 /* The user read that faulted in a user-space probe's hit on this CPU */
 DEFINE_PER_CPU(struct ktp_user_fault, ktp_user_fault);
@@ -62,10 +61,13 @@ static DEFINE_MUTEX(ktp_area_mutex);
 enum {
 	KTP_V_MAP_AREA,		/* ktp_area_map */
 	KTP_V_MAP_FALSE,	/* a "t" probe's false hits' */
+	KTP_V_MAP_SELF,		/* what names it to the kfuncs */
 	KTP_V_NR_MAPS
 };
 
 static void ktp_v_need_area_map(struct ktp_compiler *c);
+static struct bpf_map *ktp_v_false_map(struct ktp_compiler *c);
+static struct bpf_map *ktp_v_frozen_map(union bpf_attr *attr);
 
 static struct ktp_id_table *ktp_id_table_locked(void)
 {
@@ -98,14 +100,43 @@ static int ktp_id_table_fit(unsigned int slot)
 	return 0;
 }
 
+/*
+ * The map a program names itself with to KTP's kfuncs, beside its slot:
+ * a "t" probe's false hits' map, else a map of its own, of one word. The
+ * program holds it, so no other program has it while the program lives.
+ */
+static struct bpf_map *ktp_v_self_map(struct ktp_compiler *c)
+{
+	union bpf_attr attr = {};
+	struct bpf_map *map;
+
+	if (c->env.flags & KTP_ENV_TPOINT)
+		return ktp_v_false_map(c);
+	if (c->self_map)
+		return c->self_map;
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(u32);
+	attr.value_size = sizeof(u64);
+	attr.max_entries = 1;
+	strscpy(attr.map_name, "ktp_self", sizeof(attr.map_name));
+	map = ktp_v_frozen_map(&attr);
+	if (IS_ERR(map)) {
+		if (!c->error)
+			c->error = PTR_ERR(map);
+		return NULL;
+	}
+	c->self_map = map;
+	return map;
+}
+
 /**
- * ktp_v_id() - the id the program being compiled passes KTP's kfuncs
+ * ktp_v_id() - the slot the program being compiled passes KTP's kfuncs
  * @c: the compiler
  *
- * Made the first time: a free slot of the table, and the count of ids
- * made; ktp_compiler_finish() puts the program in the slot.
+ * Made the first time; ktp_compiler_finish() puts the program in the
+ * slot, and ktp_v_emit_self() passes it with the program's map.
  *
- * Return: the id, or 0 with @c->error set.
+ * Return: the slot, or 0 with @c->error set.
  */
 u32 ktp_v_id(struct ktp_compiler *c)
 {
@@ -122,7 +153,7 @@ u32 ktp_v_id(struct ktp_compiler *c)
 	mutex_lock(&ktp_id_mutex);
 	err = ktp_id_table_fit(slot);
 	if (!err)
-		c->id = ++ktp_id_count << KTP_ID_SLOT_BITS | slot;
+		c->id = slot;
 	mutex_unlock(&ktp_id_mutex);
 	if (err) {
 		ida_free(&ktp_id_slots, slot);
@@ -133,9 +164,31 @@ u32 ktp_v_id(struct ktp_compiler *c)
 }
 
 /**
- * ktp_v_set_id() - make a program's id find it
- * @id: the id ktp_v_id() made
- * @kp: the program, whose @kp->id is @id
+ * ktp_v_emit_self() - name the program to a kfunc: R1 its map, R2 its slot
+ * @c: the compiler
+ *
+ * A kfunc finds the program by both (ktp_prog_by_id()): a program that
+ * outlives its probe, on a link bpf() took by its id, passes a map no
+ * other program has, and finds nothing once its slot holds another.
+ */
+void ktp_v_emit_self(struct ktp_compiler *c)
+{
+	struct bpf_insn ld[2] = {
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_IDX, KTP_V_MAP_SELF)
+	};
+	u32 slot = ktp_v_id(c);
+
+	if (!ktp_v_self_map(c))
+		return;
+	ktp_emit(c, ld[0]);
+	ktp_emit(c, ld[1]);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, slot));
+}
+
+/**
+ * ktp_v_set_id() - make a program's slot and map find it
+ * @id: the slot ktp_v_id() made
+ * @kp: the program, whose @kp->id is @id and @kp->self_map its map
  */
 void ktp_v_set_id(u32 id, struct ktp_prog *kp)
 {
@@ -163,7 +216,8 @@ __bpf_kfunc_start_defs();
 
 /**
  * ktp_strcmp - compare a string with one of a KTP program's literals
- * @id: the program's id (see ktp_prog_by_id())
+ * @self__map: the program's map (see ktp_prog_by_id())
+ * @id: the program's slot
  * @addr: the string's address, unused for $comm
  * @lit: the literal's index among the program's literals
  * @how: KTP_STR_* flags, and the size of a char array
@@ -175,9 +229,9 @@ __bpf_kfunc_start_defs();
  * Return: 1 if the compare holds, 0 if not, -1 if the string could not
  * be read (the program counts a fault, and the compare is false).
  */
-__bpf_kfunc int ktp_strcmp(u32 id, u64 addr, u32 lit, u32 how)
+__bpf_kfunc int ktp_strcmp(void *self__map, u32 id, u64 addr, u32 lit, u32 how)
 {
-	const struct ktp_prog *kp = ktp_prog_by_id(id);
+	const struct ktp_prog *kp = ktp_prog_by_id(self__map, id);
 
 	if (!kp || lit >= kp->nr_lits)
 		return 0;
@@ -594,15 +648,15 @@ void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
 		if ((unsigned long)c->lits[lit] == n->val)
 			break;
 	if (n->param & KTP_STR_COMM) {
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, 0));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, 0));
 	} else {
 		ktp_gen(c, n->l, slot);
 		decided = ktp_v_emit_first_byte(c, n, slot);
-		ktp_load_into(c, slot, BPF_REG_2);
+		ktp_load_into(c, slot, BPF_REG_3);
 	}
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_1, ktp_v_id(c)));
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, lit));
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_4, n->param));
+	ktp_v_emit_self(c);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_4, lit));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_5, n->param));
 	ktp_v_call_kfunc(c, ktp_v_btf_ids[0]);
 	/* -1: the string could not be read, a fault; the compare is false */
 	ok = ktp_jump(c, BPF_JMP32_IMM(BPF_JSGE, BPF_REG_0, 0, 0));
@@ -963,6 +1017,7 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	maps[KTP_V_MAP_AREA] = ktp_area_map;
 	mutex_unlock(&ktp_area_mutex);
 	maps[KTP_V_MAP_FALSE] = c->false_map;
+	maps[KTP_V_MAP_SELF] = c->self_map ?: c->false_map;
 	attr.insns = (unsigned long)c->insns;
 	attr.insn_cnt = c->len;
 	attr.license = (unsigned long)"GPL";
@@ -1009,6 +1064,10 @@ void ktp_v_release(struct ktp_compiler *c)
 	if (c->false_map)
 		bpf_map_put_with_uref(c->false_map);
 	c->false_map = NULL;
+	/* a loaded program holds it */
+	if (c->self_map)
+		bpf_map_put_with_uref(c->self_map);
+	c->self_map = NULL;
 }
 
 /**

@@ -7,7 +7,6 @@
 #include <linux/init.h>
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
-#include <linux/u64_stats_sync.h>
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
@@ -18,21 +17,10 @@
  */
 static unsigned long ktp_prog_missed(const struct bpf_prog *fp)
 {
-	const struct bpf_prog_stats *st;
-	unsigned long missed = 0;
-	unsigned int start;
-	u64 n;
-	int cpu;
+	struct bpf_prog_kstats stats;
 
-	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(fp->stats, cpu);
-		do {
-			start = u64_stats_fetch_begin(&st->syncp);
-			n = u64_stats_read(&st->misses);
-		} while (u64_stats_fetch_retry(&st->syncp, start));
-		missed += n;
-	}
-	return missed;
+	bpf_prog_get_stats(fp, &stats);
+	return stats.misses;
 }
 
 /* A probe's line in ktp_profile */

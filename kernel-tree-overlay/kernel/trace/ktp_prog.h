@@ -47,8 +47,9 @@ struct ktp_run_ctx {
  * @has_cond: whether the program tests a condition
  * @nr_vals: how many values the program fetches
  * @nr_entry_args: how many $argN an "r" probe must save at entry
- * @id: what the program passes KTP's kfuncs to name itself, 0 for none
- *	(see ktp_prog_by_id())
+ * @id: the slot the program passes KTP's kfuncs to name itself, 0 for
+ *	none (see ktp_prog_by_id())
+ * @self_map: the map it passes with @id, which @prog holds
  * @owner: the probe, for the kfuncs of a "t" probe's program; set when
  *	   the program is first linked, NULL for a program never linked
  * @false_map: where a "t" probe's program counts its false hits, one
@@ -65,6 +66,7 @@ struct ktp_prog {
 	unsigned int		nr_vals;
 	unsigned int		nr_entry_args;
 	u32			id;
+	const struct bpf_map	*self_map;
 	void			*owner;
 	struct bpf_map		*false_map;
 	char			**lits;
@@ -73,10 +75,10 @@ struct ktp_prog {
 };
 
 /*
- * The programs that name themselves to KTP's kfuncs, by an id: its low
- * KTP_ID_SLOT_BITS are a slot of this table, its high bits count the ids
- * made, so that an id a stale program passes (on a link being released)
- * finds nothing once its slot holds another program.
+ * The programs that name themselves to KTP's kfuncs, by a slot of this
+ * table and a map the program holds (see ktp_v_emit_self()), so that a
+ * program that outlives its probe finds nothing once its slot holds
+ * another program: no live program holds another's map.
  */
 #define KTP_ID_SLOT_BITS	16
 #define KTP_ID_SLOT_MASK	(BIT(KTP_ID_SLOT_BITS) - 1)
@@ -90,15 +92,15 @@ struct ktp_id_table {
 extern struct ktp_id_table __rcu *ktp_id_table;
 
 /**
- * ktp_prog_by_id() - the program that passed a kfunc its id
- * @id: the id, an immediate of the program's code
+ * ktp_prog_by_id() - the program that passed a kfunc its map and slot
+ * @map: the map, which the verifier made sure the program holds
+ * @id: the slot, an immediate of the program's code
  *
- * Called by KTP's kfuncs, under RCU as BPF programs run: a kfunc trusts
- * no address a program passes.
+ * Called by KTP's kfuncs, under RCU as BPF programs run.
  *
  * Return: the program, or NULL if it is being freed.
  */
-static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
+static __always_inline struct ktp_prog *ktp_prog_by_id(const void *map, u32 id)
 {
 	struct ktp_id_table *t = rcu_dereference_check(ktp_id_table,
 						       rcu_read_lock_any_held());
@@ -108,7 +110,7 @@ static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
 	if (unlikely(!t || slot >= t->size))
 		return NULL;
 	kp = rcu_dereference_check(t->progs[slot], rcu_read_lock_any_held());
-	return kp && kp->id == id ? kp : NULL;
+	return kp && kp->self_map == map ? kp : NULL;
 }
 
 /*
@@ -126,6 +128,21 @@ static __always_inline struct ktp_prog *ktp_prog_by_id(u32 id)
 #define KTP_AREA_EVENT_LEVEL	(KTP_EXPR_MAX_FETCHES + PAGE_SIZE / 8)
 #define KTP_AREA_LEVELS		(KTP_AREA_EVENT_LEVEL + 1)
 #define KTP_AREA_WORDS		(KTP_AREA_LEVELS + KTP_NEST_MAX * KTP_LEVEL_WORDS)
+
+/**
+ * struct ktp_tp_hit - a "t" probe's hit that its program entered
+ * @tk: the probe
+ * @flags: where it is recorded: the probe's flags when it was entered
+ * @level: the level of its values in ktp_area
+ *
+ * ktp_tp_enter() returns it, a reference the verifier makes the program
+ * pass ktp_tp_record() on every path.
+ */
+struct ktp_tp_hit {
+	struct trace_ktp	*tk;
+	unsigned int		flags;
+	int			level;
+};
 
 struct btf_id_set8;
 int ktp_kfunc_filter(const struct bpf_prog *prog,

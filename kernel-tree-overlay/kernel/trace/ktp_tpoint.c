@@ -18,7 +18,9 @@
 #include <linux/btf_ids.h>
 #include <linux/cred.h>
 #include <linux/filter.h>
+#include <linux/memcontrol.h>
 #include <linux/percpu.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -33,7 +35,8 @@
  * while the module of its tracepoint is not loaded; the module is held
  * only while the probe is being defined (@mod_held). A probe defined
  * before its module loads has no program until the module comes, and
- * keeps the credentials of its definition to make it then (@cred).
+ * keeps the credentials and the memory cgroup of its definition to make
+ * it then (@cred, @memcg), so that modprobe is charged nothing of it.
  */
 struct ktp_tpoint {
 	struct bpf_raw_event_map	*btp;
@@ -45,6 +48,7 @@ struct ktp_tpoint {
 	struct module			*mod;		/* only to compare */
 	bool				mod_held;
 	const struct cred		*cred;
+	struct mem_cgroup		*memcg;
 };
 
 /* The module a tracepoint is in, or NULL for vmlinux's */
@@ -66,6 +70,7 @@ static void ktp_tpoint_put(void *ref)
 		bpf_put_raw_tracepoint(tpoint->btp);
 	if (tpoint->cred)
 		put_cred(tpoint->cred);
+	mem_cgroup_put(tpoint->memcg);
 	kfree(tpoint->target);
 	kfree(tpoint->name);
 	kfree(tpoint);
@@ -98,6 +103,7 @@ static int ktp_tpoint_parse_stub(struct ktp_tpoint *tpoint, const char *arg,
 	tpoint->in_module = true;
 	tpoint->num_args = MAX_BPF_FUNC_ARGS;
 	tpoint->cred = get_current_cred();
+	tpoint->memcg = get_mem_cgroup_from_current();
 	return 0;
 }
 
@@ -430,6 +436,7 @@ static int ktp_tpoint_make_prog(struct trace_ktp *tk)
 {
 	struct ktp_tpoint *tpoint = tk->ref;
 	int i, nr = tk->tp.nr_args, argc = 2 + nr + (tk->cond ? 2 : 0);
+	struct mem_cgroup *old_memcg;
 	const struct cred *old_cred;
 	struct trace_ktp *made;
 	const char **argv;
@@ -463,7 +470,9 @@ static int ktp_tpoint_make_prog(struct trace_ktp *tk)
 			goto out;
 
 	old_cred = override_creds(tpoint->cred);
+	old_memcg = set_active_memcg(tpoint->memcg);
 	made = ktp_remake(argc, argv);
+	set_active_memcg(old_memcg);
 	revert_creds(old_cred);
 	ret = PTR_ERR_OR_ZERO(made);
 	if (ret)
@@ -562,21 +571,17 @@ static struct notifier_block ktp_tpoint_module_nb = {
 };
 #endif /* CONFIG_MODULES */
 
-/*
- * The flags a hit was entered with (ktp_tp_enter()), at its level: where
- * ktp_tp_record() writes the record.
- */
-static DEFINE_PER_CPU(unsigned int [KTP_NEST_MAX], ktp_level_flags);
+/* The hits ktp_tp_enter() entered on a CPU, by level */
+static DEFINE_PER_CPU(struct ktp_tp_hit [KTP_NEST_MAX], ktp_tp_hits);
 
 /*
  * A 't' probe's program calls these kfuncs. Each names the probe by its
- * program's id, an immediate of the program's code that KTP made:
- * whatever link runs the program, the id finds only the probe, and
- * nothing once it is being freed.
+ * program's map and slot (see ktp_v_emit_self()): whatever link runs the
+ * program, they find only the probe, and nothing once it is being freed.
  */
-static nokprobe_inline struct trace_ktp *ktp_tpoint_by_id(u32 id)
+static nokprobe_inline struct trace_ktp *ktp_tpoint_by_id(void *map, u32 id)
 {
-	struct ktp_prog *kp = ktp_prog_by_id(id);
+	struct ktp_prog *kp = ktp_prog_by_id(map, id);
 
 	return kp ? kp->owner : NULL;
 }
@@ -585,52 +590,52 @@ __bpf_kfunc_start_defs();
 
 /**
  * ktp_tp_enter - enter the hit of a "t" probe whose condition is true
- * @id: the id of the probe's program
+ * @self__map: the map of the probe's program
+ * @id: its slot
  *
- * Return: the level of the hit's values in ktp_area, or -1 if there is
- * no hit to record: missed, or the probe is disabled.
+ * Return: the hit, which the program must pass ktp_tp_record(), or NULL
+ * if there is none to record: missed, or the probe is disabled.
  */
-__bpf_kfunc int ktp_tp_enter(u32 id)
+__bpf_kfunc struct ktp_tp_hit *ktp_tp_enter(void *self__map, u32 id)
 {
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
+	struct trace_ktp *tk = ktp_tpoint_by_id(self__map, id);
+	struct ktp_tp_hit *hit;
 	unsigned int flags;
 	int level;
 
 	if (unlikely(!tk))
-		return -1;
+		return NULL;
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
-		return -1;
+		return NULL;
 	level = ktp_enter(this_cpu_ptr(tk->counters));
+	if (level < 0)
+		return NULL;
 	/*
 	 * The record goes where the probe was enabled at entry: disabling
 	 * waits for this hit before it removes the file (see ktp_tpoint_disable()).
 	 */
-	if (level >= 0)
-		this_cpu_write(ktp_level_flags[level], flags);
-	return level;
+	hit = this_cpu_ptr(&ktp_tp_hits[level]);
+	hit->tk = tk;
+	hit->flags = flags;
+	hit->level = level;
+	return hit;
 }
 
 /**
  * ktp_tp_record - record the hit ktp_tp_enter() entered
- * @id: the id of the probe's program
+ * @hit: the hit
  * @faults: the reads of the hit that faulted
  */
-__bpf_kfunc void ktp_tp_record(u32 id, u64 faults)
+__bpf_kfunc void ktp_tp_record(struct ktp_tp_hit *hit, u64 faults)
 {
-	struct trace_ktp *tk = ktp_tpoint_by_id(id);
-	struct ktp_counters *counters;
-	int level = ktp_current_level();
+	struct trace_ktp *tk = hit->tk;
+	struct ktp_counters *counters = this_cpu_ptr(tk->counters);
 
-	/* entered: found a moment ago, under the same RCU read side */
-	if (WARN_ON_ONCE(!tk || level < 0))
-		return;
-	counters = this_cpu_ptr(tk->counters);
 	if (unlikely(faults))
 		local_add(faults, &counters->faults);
-	ktp_exit(counters,
-		 ktp_record_all_event(tk, this_cpu_read(ktp_level_flags[level]),
-				      NULL, ktp_level_vals(level)));
+	ktp_exit(counters, ktp_record_all_event(tk, hit->flags, NULL,
+						ktp_level_vals(hit->level)));
 }
 
 __bpf_kfunc_end_defs();
@@ -639,8 +644,8 @@ NOKPROBE_SYMBOL(ktp_tp_enter);
 NOKPROBE_SYMBOL(ktp_tp_record);
 
 BTF_KFUNCS_START(ktp_tpoint_kfunc_ids)
-BTF_ID_FLAGS(func, ktp_tp_enter)
-BTF_ID_FLAGS(func, ktp_tp_record)
+BTF_ID_FLAGS(func, ktp_tp_enter, KF_ACQUIRE | KF_RET_NULL)
+BTF_ID_FLAGS(func, ktp_tp_record, KF_RELEASE)
 BTF_KFUNCS_END(ktp_tpoint_kfunc_ids)
 
 /* As ktp_strcmp(): only the program KTP is loading may call them */

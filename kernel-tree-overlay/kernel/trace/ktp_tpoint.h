@@ -8,7 +8,9 @@
 
 #include <linux/types.h>
 
-int ktp_tp_enter(u32 id);
-void ktp_tp_record(u32 id, u64 faults);
+struct ktp_tp_hit;
+
+struct ktp_tp_hit *ktp_tp_enter(void *self__map, u32 id);
+void ktp_tp_record(struct ktp_tp_hit *hit, u64 faults);
 
 #endif /* _KERNEL_TRACE_KTP_TPOINT_H */

@@ -234,12 +234,6 @@ missed:
 	return -1;
 }
 
-/* The level of the hit this CPU's innermost handler runs */
-static nokprobe_inline int ktp_current_level(void)
-{
-	return this_cpu_read(ktp_handler_depth) - 1;
-}
-
 /* The end of a hit ktp_enter() let in, counted elsewhere */
 static nokprobe_inline void ktp_leave(struct ktp_counters *counters)
 {
