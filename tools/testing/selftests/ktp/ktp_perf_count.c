@@ -23,7 +23,7 @@
 #define LOW_FDS		64	/* where a new fd lands */
 #define KEPT_FROM	512	/* where the thread keeps its copies */
 
-static volatile int done;
+static int done;
 static int kept;
 
 static void fail(const char *what)
@@ -50,7 +50,7 @@ static void *steal(void *arg)
 {
 	int fd, copy;
 
-	while (!done) {
+	while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {
 		for (fd = 3; fd < LOW_FDS; fd++) {
 			copy = fcntl(fd, F_DUPFD, KEPT_FROM);
 			if (copy < 0)
@@ -91,7 +91,7 @@ int main(int argc, char *argv[])
 		getppid();
 		close(fd);
 	}
-	done = 1;
+	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
 	pthread_join(thread, NULL);
 	printf("bpf_fds=%d\n", kept);
 	return 0;
