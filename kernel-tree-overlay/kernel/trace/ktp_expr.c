@@ -475,6 +475,9 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 		goto out;
 	}
 	kp->prog = fp;
+	/* the program holds it, as it holds its false hits' */
+	if (c->id)
+		kp->self_map = ktp_v_self_map(c);
 	kp->false_map = ktp_v_take_false_map(c);
 	kp->on_record = c->env.flags & KTP_ENV_EVENT;
 	kp->run_inline = !(c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT)) &&
@@ -489,8 +492,6 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 	/* the kfuncs find it by its id from now on */
 	if (c->id) {
 		kp->id = c->id;
-		/* the program holds it: see ktp_v_self_map() */
-		kp->self_map = c->self_map ?: kp->false_map;
 		ktp_v_set_id(c->id, kp);
 		c->id = 0;
 	}

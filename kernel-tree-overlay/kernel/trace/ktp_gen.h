@@ -60,6 +60,7 @@ int ktp_str_compare(unsigned long addr, const char *lit, u32 how);
 int ktp_strcmp(void *self__map, u32 id, u64 addr, u32 lit, u32 how);
 void ktp_user_read_faulted(u64 addr, u32 size);
 u32 ktp_v_id(struct ktp_compiler *c);
+struct bpf_map *ktp_v_self_map(struct ktp_compiler *c);
 void ktp_v_emit_self(struct ktp_compiler *c);
 void ktp_v_set_id(u32 id, struct ktp_prog *kp);
 void ktp_v_free_id(u32 id);

@@ -101,32 +101,48 @@ static int ktp_id_table_fit(unsigned int slot)
 }
 
 /*
- * The map a program names itself with to KTP's kfuncs, beside its slot:
- * a "t" probe's false hits' map, else a map of its own, of one word. The
- * program holds it, so no other program has it while the program lives.
+ * A frozen array map of one value of @value_size bytes, made in @slot the
+ * first time; @slot holds its references (bpf_map_create_kern()'s).
  */
-static struct bpf_map *ktp_v_self_map(struct ktp_compiler *c)
+static struct bpf_map *ktp_v_one_value_map(struct ktp_compiler *c,
+					   struct bpf_map **slot,
+					   const char *name, u32 value_size)
 {
 	union bpf_attr attr = {};
 	struct bpf_map *map;
 
-	if (c->env.flags & KTP_ENV_TPOINT)
-		return ktp_v_false_map(c);
-	if (c->self_map)
-		return c->self_map;
+	if (*slot)
+		return *slot;
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = sizeof(u32);
-	attr.value_size = sizeof(u64);
+	attr.value_size = value_size;
 	attr.max_entries = 1;
-	strscpy(attr.map_name, "ktp_self", sizeof(attr.map_name));
+	strscpy(attr.map_name, name, sizeof(attr.map_name));
 	map = ktp_v_frozen_map(&attr);
 	if (IS_ERR(map)) {
 		if (!c->error)
 			c->error = PTR_ERR(map);
 		return NULL;
 	}
-	c->self_map = map;
+	*slot = map;
 	return map;
+}
+
+/**
+ * ktp_v_self_map() - the map a program names itself with to KTP's kfuncs
+ * @c: the compiler
+ *
+ * Beside its slot: a "t" probe's false hits' map, else a map of its own,
+ * of one word, made the first time. The program holds it, so no other
+ * program has it while the program lives.
+ *
+ * Return: the map, or NULL with @c->error set.
+ */
+struct bpf_map *ktp_v_self_map(struct ktp_compiler *c)
+{
+	if (c->env.flags & KTP_ENV_TPOINT)
+		return ktp_v_false_map(c);
+	return ktp_v_one_value_map(c, &c->self_map, "ktp_self", sizeof(u64));
 }
 
 /**
@@ -785,24 +801,8 @@ static struct bpf_map *ktp_v_frozen_map(union bpf_attr *attr)
 
 static struct bpf_map *ktp_v_false_map(struct ktp_compiler *c)
 {
-	union bpf_attr attr = {};
-	struct bpf_map *map;
-
-	if (c->false_map)
-		return c->false_map;
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(u32);
-	attr.value_size = nr_cpu_ids << KTP_V_FALSE_SHIFT;
-	attr.max_entries = 1;
-	strscpy(attr.map_name, "ktp_false", sizeof(attr.map_name));
-	map = ktp_v_frozen_map(&attr);
-	if (IS_ERR(map)) {
-		if (!c->error)
-			c->error = PTR_ERR(map);
-		return NULL;
-	}
-	c->false_map = map;
-	return map;
+	return ktp_v_one_value_map(c, &c->false_map, "ktp_false",
+				   nr_cpu_ids << KTP_V_FALSE_SHIFT);
 }
 
 /**
@@ -1017,7 +1017,8 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	maps[KTP_V_MAP_AREA] = ktp_area_map;
 	mutex_unlock(&ktp_area_mutex);
 	maps[KTP_V_MAP_FALSE] = c->false_map;
-	maps[KTP_V_MAP_SELF] = c->self_map ?: c->false_map;
+	if (c->id)
+		maps[KTP_V_MAP_SELF] = ktp_v_self_map(c);
 	attr.insns = (unsigned long)c->insns;
 	attr.insn_cnt = c->len;
 	attr.license = (unsigned long)"GPL";
