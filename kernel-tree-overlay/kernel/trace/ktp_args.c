@@ -6,6 +6,7 @@
  * probe's program.
  */
 #include <linux/bitmap.h>
+#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -256,7 +257,8 @@ static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 /*
  * The program could not be made: error_log says why, but for a lack of
  * memory. -ENOENT: no BTF type of a "t" probe's tracepoint to load its
- * program for.
+ * program for. -EPERM for a writer with CAP_BPF and CAP_PERFMON is an
+ * LSM's (lockdown's, say), not the capabilities'.
  */
 static int ktp_prog_error(int err)
 {
@@ -264,9 +266,10 @@ static int ktp_prog_error(int err)
 		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
 	else if (err == -ENOENT)
 		trace_probe_log_err(0, NO_BTF_ENTRY);
-	else if (err == -EPERM)
+	else if (err == -EPERM && !(bpf_capable() && perfmon_capable()))
 		trace_probe_log_err(0, KTP_NEEDS_BPF_CAP);
-	else if (err == -EINVAL || err == -EACCES || err == -EFAULT)
+	else if (err == -EINVAL || err == -EACCES || err == -EFAULT ||
+		 err == -EPERM)
 		trace_probe_log_err(0, KTP_VERIFIER);
 	return err;
 }

@@ -18,6 +18,10 @@
  *                             BTF id of a btf_trace_NAME; prints "errno=N"
  *                             and the verifier's log if it was refused,
  *                             and exits 1 if it was loaded
+ *   ktp_bpf lsm ID ERRNO      a BPF LSM program on the hook whose BTF id
+ *                             is ID (bpf_lsm_bpf_prog_load, say) returns
+ *                             -ERRNO: the hook refuses what it is asked
+ *                             with ERRNO, as long as this runs
  *
  * The kprobe is a kprobe PMU event (its type is in
  * /sys/bus/event_source/devices/kprobe/type, config1 points to the symbol
@@ -59,6 +63,7 @@ static int perf_fds[MAX_CPUS];
 static int nr_perf_fds;
 static int map_fd = -1;
 static int rawtp_fd = -1;
+static int lsm_fd = -1;
 
 static void fail(const char *what)
 {
@@ -69,7 +74,7 @@ static void fail(const char *what)
 static void bad_args(void)
 {
 	fputs("usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2\n", stderr);
-	fputs("       ktp_bpf kfunc ID [TP]\n", stderr);
+	fputs("       ktp_bpf kfunc ID [TP] | lsm ID ERRNO\n", stderr);
 	exit(2);
 }
 
@@ -224,6 +229,44 @@ static int try_kfunc(int id, int tp)
 	return 0;
 }
 
+/*
+ * The LSM program of the hook @id returns -@err, and a link attaches it
+ * (BPF_RAW_TRACEPOINT_OPEN with no name: BPF_LSM_MAC's attach type) for
+ * as long as lsm_fd is open
+ */
+static void attach_lsm(int id, int err)
+{
+	struct bpf_insn prog[] = {
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, -err),
+		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static char log[LOG_SIZE];
+	union bpf_attr attr = {
+		.prog_type = BPF_PROG_TYPE_LSM,
+		.expected_attach_type = BPF_LSM_MAC,
+		.attach_btf_id = id,
+		.insns = (uintptr_t)prog,
+		.insn_cnt = ARRAY_SIZE(prog),
+		.license = (uintptr_t)"GPL",
+		.log_buf = (uintptr_t)log,
+		.log_size = sizeof(log),
+		.log_level = 1,
+	};
+	int fd;
+
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0) {
+		fprintf(stderr, "%s", log);
+		fail("BPF_PROG_LOAD lsm");
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = fd;
+	lsm_fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (lsm_fd < 0)
+		fail("BPF_RAW_TRACEPOINT_OPEN lsm");
+	close(fd);
+}
+
 static int kprobe_pmu_type(void)
 {
 	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
@@ -369,6 +412,8 @@ int main(int argc, char **argv)
 		open_event(parse_num(argv[2], LONG_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "rawtp"))
 		attach_rawtp(argv[2], parse_num(argv[3], INT_MAX));
+	else if (argc == 4 && !strcmp(argv[1], "lsm"))
+		attach_lsm(parse_num(argv[2], INT_MAX), parse_num(argv[3], 4095));
 	else
 		bad_args();
 
@@ -383,6 +428,8 @@ int main(int argc, char **argv)
 		close(perf_fds[i]);
 	if (rawtp_fd >= 0)
 		close(rawtp_fd);
+	if (lsm_fd >= 0)
+		close(lsm_fd);
 	if (map_fd >= 0)
 		close(map_fd);
 	return 0;
