@@ -174,12 +174,17 @@ static void ktp_tpoint_enter(struct ktp_compiler *c, bool values)
 	ktp_v_emit_self(c);
 	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_ENTER]);
 	c->out_jump = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	/*
+	 * Without values, the hit is recorded at once, from R0: a program
+	 * that uses no stack gets no frame from the JIT, which every hit,
+	 * a false one too, would pay for (see ktp_tpoint_exits()).
+	 */
+	if (!values)
+		return;
 	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, KTP_V_HIT));
-	if (values) {
-		ktp_emit(c, BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0,
-					offsetof(struct ktp_tp_hit, level)));
-		ktp_v_emit_level_area(c);
-	}
+	ktp_emit(c, BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0,
+				offsetof(struct ktp_tp_hit, level)));
+	ktp_v_emit_level_area(c);
 }
 
 /*
@@ -377,12 +382,17 @@ static void ktp_load_faults(struct ktp_compiler *c, int reg)
  */
 static void ktp_tpoint_exits(struct ktp_compiler *c)
 {
+	bool at_once = !c->entered && !c->copy_args;
 	int i;
 
 	ktp_tpoint_enter(c, c->copy_args);
 	if (c->copy_args)
 		ktp_v_emit_tpoint_args(c);
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_HIT));
+	if (at_once)
+		ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_0));
+	else
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP,
+					KTP_V_HIT));
 	ktp_load_faults(c, BPF_REG_2);
 	ktp_v_call_kfunc(c, c->env.kfuncs[KTP_KFUNC_RECORD]);
 	ktp_land(c, c->out_jump);
