@@ -5,8 +5,9 @@
  *   ktp_uprobe data-offset      print the file offset of a variable
  *   ktp_uprobe loop N           call target(i, i * 2, "hello") N times,
  *                               print the sum of what it returned
- *   ktp_uprobe until FILE       call it so until FILE exists; print "ok"
- *                               if every call returned what it should
+ *   ktp_uprobe until FILE       call it so, 100 us apart, until FILE
+ *                               exists; print "ok" if every call returned
+ *                               what it should
  *   ktp_uprobe fork N           call it once, fork, call it N times in
  *                               the child; print the child's sum
  *   ktp_uprobe exec N           call it once, then exec "loop N"
@@ -101,6 +102,12 @@ int main(int argc, char **argv)
 				return 3;
 			if (i % 64 == 0 && !access(argv[2], F_OK))
 				break;
+			/*
+			 * A bounded rate: a tight loop fills the trace
+			 * buffer before the test's wait sees its hits, and
+			 * the buffer, which overwrites, loses the first.
+			 */
+			usleep(100);
 		}
 		printf("ok\n");
 		return 0;
