@@ -17,4 +17,5 @@ rc=0
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=$?
 say "total $(( $(date +%s) - t0 ))s"
 cat "$LOGS/results-debug.txt"
+[ $rc = 0 ] || python3 "$TOP/harness/failed-logs.py" "$LOGS"/{debug,neighbours}-testlogs.log
 exit $rc

@@ -82,4 +82,10 @@ cat "$LOGS/results-upstream.txt"
 # the sum of the runs' last lines, the static checks one more test
 sum_results $((1 - static)) $static "$LOGS/results.txt" "$LOGS/results-debug.txt" \
 	"$LOGS/results-upstream.txt"
+# last, where CI's excerpt of this output ends: how the KTP tests that
+# did not pass ended (their whole logs: build/logs/*-testlogs.log)
+if [ $rc != 0 ]; then
+	echo "== the end of each failed KTP test's log"
+	python3 "$TOP/harness/failed-logs.py" "$LOGS"/{check,debug,neighbours}-testlogs.log
+fi
 exit $rc
