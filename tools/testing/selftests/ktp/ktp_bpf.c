@@ -134,6 +134,24 @@ static int create_map(void)
 }
 
 /*
+ * Load @prog, of @len instructions, as the rest of @attr says (its type
+ * and what it attaches to), GPL; the verifier's log goes to @log, of
+ * LOG_SIZE bytes
+ */
+static int prog_load(union bpf_attr *attr, const struct bpf_insn *prog,
+		     __u32 len, char *log)
+{
+	attr->insns = (uintptr_t)prog;
+	attr->insn_cnt = len;
+	attr->license = (uintptr_t)"GPL";
+	attr->log_buf = (uintptr_t)log;
+	attr->log_size = LOG_SIZE;
+	attr->log_level = 1;
+	log[0] = 0;
+	return sys_bpf(BPF_PROG_LOAD, attr);
+}
+
+/*
  * The program of @type: if the u64 at @off in its context is @val, add 1
  * to the count in @map. It returns 0: nothing for perf to record.
  */
@@ -166,24 +184,12 @@ static int load_prog(int map, __u32 type, int off, __s32 val)
 		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	static char log[LOG_SIZE];
-	union bpf_attr attr;
-	int fd, err;
+	union bpf_attr attr = { .prog_type = type };
+	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = ARRAY_SIZE(prog);
-	attr.license = (uintptr_t)"GPL";
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = prog_load(&attr, prog, ARRAY_SIZE(prog), log);
 	if (fd < 0) {
-		err = errno;
-		/* again, for the verifier's log */
-		attr.log_buf = (uintptr_t)log;
-		attr.log_size = sizeof(log);
-		attr.log_level = 1;
-		sys_bpf(BPF_PROG_LOAD, &attr);
 		fprintf(stderr, "%s", log);
-		errno = err;
 		fail("BPF_PROG_LOAD");
 	}
 	return fd;
@@ -204,15 +210,7 @@ static int try_kfunc(int id, int tp)
 		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	static char log[LOG_SIZE];
-	union bpf_attr attr = {
-		.prog_type = BPF_PROG_TYPE_KPROBE,
-		.insns = (uintptr_t)prog,
-		.insn_cnt = ARRAY_SIZE(prog),
-		.license = (uintptr_t)"GPL",
-		.log_buf = (uintptr_t)log,
-		.log_size = sizeof(log),
-		.log_level = 1,
-	};
+	union bpf_attr attr = { .prog_type = BPF_PROG_TYPE_KPROBE };
 	int fd;
 
 	if (tp) {
@@ -220,7 +218,7 @@ static int try_kfunc(int id, int tp)
 		attr.expected_attach_type = BPF_TRACE_RAW_TP;
 		attr.attach_btf_id = tp;
 	}
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = prog_load(&attr, prog, ARRAY_SIZE(prog), log);
 	if (fd >= 0) {
 		printf("loaded\n");
 		return 1;
@@ -245,16 +243,10 @@ static void attach_lsm(int id, int err)
 		.prog_type = BPF_PROG_TYPE_LSM,
 		.expected_attach_type = BPF_LSM_MAC,
 		.attach_btf_id = id,
-		.insns = (uintptr_t)prog,
-		.insn_cnt = ARRAY_SIZE(prog),
-		.license = (uintptr_t)"GPL",
-		.log_buf = (uintptr_t)log,
-		.log_size = sizeof(log),
-		.log_level = 1,
 	};
 	int fd;
 
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = prog_load(&attr, prog, ARRAY_SIZE(prog), log);
 	if (fd < 0) {
 		fprintf(stderr, "%s", log);
 		fail("BPF_PROG_LOAD lsm");
