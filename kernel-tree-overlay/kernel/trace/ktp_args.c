@@ -6,7 +6,6 @@
  * probe's program.
  */
 #include <linux/bitmap.h>
-#include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -266,7 +265,7 @@ static int ktp_prog_error(int err)
 		trace_probe_log_err(0, KTP_EXPR_TOO_BIG);
 	else if (err == -ENOENT)
 		trace_probe_log_err(0, NO_BTF_ENTRY);
-	else if (err == -EPERM && !(bpf_capable() && perfmon_capable()))
+	else if (err == -EPERM && !ktp_may_load_progs())
 		trace_probe_log_err(0, KTP_NEEDS_BPF_CAP);
 	else if (err == -EINVAL || err == -EACCES || err == -EFAULT ||
 		 err == -EPERM)

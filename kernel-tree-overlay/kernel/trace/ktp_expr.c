@@ -21,7 +21,6 @@
  * promoted to s64, and an operation is unsigned when either operand is
  * u64.
  */
-#include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -472,7 +471,7 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 	 */
 	if (c->env.flags & KTP_ENV_CHECK) {
 		ktp_compiler_destroy(c);
-		return bpf_capable() && perfmon_capable() ? NULL : ERR_PTR(-EPERM);
+		return ktp_may_load_progs() ? NULL : ERR_PTR(-EPERM);
 	}
 	err = -ENOMEM;
 	kp = kzalloc(sizeof(*kp), GFP_KERNEL);

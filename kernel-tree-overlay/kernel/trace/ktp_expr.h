@@ -6,6 +6,7 @@
 #ifndef _KERNEL_TRACE_KTP_EXPR_H
 #define _KERNEL_TRACE_KTP_EXPR_H
 
+#include <linux/capability.h>
 #include <linux/log2.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -24,6 +25,16 @@ struct trace_event_call;
 #define KTP_EXPR_STR_MAX	256	/* bytes of a string compared */
 #define KTP_EXPR_MAX_STRCMPS	16	/* string compares of one probe */
 #define KTP_EXPR_GLOB_MAX	256	/* glob pattern bytes of one probe */
+
+/*
+ * What bpf() asks of a writer whose probe has a program: the verifier
+ * lets a program with CAP_PERFMON read kernel memory and use pointers as
+ * values (see Documentation/trace/ktp.rst)
+ */
+static inline bool ktp_may_load_progs(void)
+{
+	return bpf_capable() && perfmon_capable();
+}
 
 /* What the terms of an expression may name */
 #define KTP_ENV_FENTRY		BIT(0)	/* $argN: at a function's entry */

@@ -2115,7 +2115,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 39 && *(u64 *)($arg2 + 120) != 0",
 					       &err), 0);
-	/* a task pointer as a number: arithmetic of any kind */
+	/* a task pointer in integer arithmetic: its number */
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch(c, "$arg2 * 3 ^ $arg3", 0, &type, &err),
 			0);
 	kp = ktp_compiler_finish(c);
@@ -2145,6 +2145,81 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg1 != 0", &err), 0);
 	KUNIT_EXPECT_PTR_EQ(test, ktp_compiler_finish(c), ERR_PTR(-ENOENT));
+}
+
+/*
+ * A "t" probe's pointer arguments stay the verifier's BTF pointers: no
+ * BPF_NEG makes a number of one (a unary minus is one), a read, a
+ * compare, a constant offset and a fetch take the pointer as it is, and
+ * an integer operation on one copies its number (ktp_v_emit_number(),
+ * the only store to KTP_V_SCRATCH). The verifier accepts each program.
+ */
+static void ktp_expr_tpoint_ptr_test(struct kunit *test)
+{
+	/* (bool preempt, prev, next, unsigned int prev_state) */
+	const struct ktp_expr_env env = {
+		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
+		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
+	};
+	static const struct {
+		const char	*src;
+		bool		fetch;
+		int		negs;		/* BPF_NEG: unary minus */
+		int		numbers;	/* pointers made numbers */
+	} cases[] = {
+		{ "$arg2->pid == 1", false, 0, 0 },
+		{ "$arg2->se.vruntime != 0 && $arg3->pid > 1", false, 0, 0 },
+		{ "$arg2 == $arg3 || $arg2 != 0", false, 0, 0 },
+		{ "$arg2->comm == \"ktp\"", false, 0, 0 },
+		{ "$arg2", true, 0, 0 },
+		{ "$arg4 ? $arg2 : $arg3", true, 0, 0 },
+		{ "(unsigned long)&$arg2->pid - (unsigned long)$arg2", true, 0, 2 },
+		{ "(u64)($arg2 + 1)", true, 0, 0 },
+		{ "container_of(&$arg2->se, struct task_struct, se)->pid", true, 0, 0 },
+		{ "-$arg2->pid", true, 1, 0 },
+		{ "-(long)$arg2", true, 1, 1 },
+		{ "(u32)$arg2", true, 0, 1 },
+		{ "(unsigned long)$arg2 % 64", true, 0, 1 },
+		{ "$arg2 * 3 ^ $arg3", true, 0, 2 },
+		{ "$arg2[$arg4].pid", true, 0, 1 },
+		{ "~(unsigned long)($arg4 ? $arg2 : 0)", true, 0, 1 },
+	};
+	struct ktp_expr_error err = {};
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	const char *type;
+	int i, j, negs, numbers;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c = ktp_compiler_create(&env);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		if (cases[i].fetch)
+			KUNIT_EXPECT_EQ_MSG(test, ktp_compile_fetch(c, cases[i].src, 0,
+								    &type, &err),
+					    0, "%s", cases[i].src);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, ktp_compile_cond(c, cases[i].src, &err),
+					    0, "%s", cases[i].src);
+		negs = 0;
+		numbers = 0;
+		for (j = 0; j < c->len; j++) {
+			const struct bpf_insn *insn = &c->insns[j];
+
+			if (insn->code == (BPF_ALU64 | BPF_NEG | BPF_K))
+				negs++;
+			if (insn->code == (BPF_STX | BPF_MEM | BPF_DW) &&
+			    insn->dst_reg == BPF_REG_FP && insn->off == KTP_V_SCRATCH)
+				numbers++;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, negs, cases[i].negs, "%s", cases[i].src);
+		KUNIT_EXPECT_EQ_MSG(test, numbers, cases[i].numbers, "%s",
+				    cases[i].src);
+		kp = ktp_compiler_finish(c);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(kp), "%s: %ld", cases[i].src,
+				       PTR_ERR(kp));
+		if (!IS_ERR(kp))
+			ktp_prog_free(kp);
+	}
 }
 
 struct ktp_refused_case {
@@ -2301,6 +2376,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_regs_test),
 	KUNIT_CASE(ktp_expr_string_field_test),
 	KUNIT_CASE(ktp_expr_tpoint_test),
+	KUNIT_CASE(ktp_expr_tpoint_ptr_test),
 	KUNIT_CASE(ktp_expr_stale_prog_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
 	KUNIT_CASE(ktp_expr_value_test),

@@ -365,6 +365,18 @@ void ktp_gen_branch(struct ktp_compiler *c, const struct ktp_node *n,
 						    reg, 0, 0)));
 }
 
+/*
+ * An operand of an integer operation: a pointer the verifier types
+ * becomes the number it is (ktp_v_emit_number())
+ */
+static void ktp_gen_int(struct ktp_compiler *c, const struct ktp_node *n,
+			int slot)
+{
+	ktp_gen(c, n, slot);
+	if (ktp_v_is_ptr(c, n))
+		ktp_v_emit_number(c, slot);
+}
+
 /* The BPF_ALU64 operation of a binary operator; shifts are apart */
 static const int ktp_alu_ops[] = {
 	[KTP_OP_ADD] = BPF_ADD, [KTP_OP_SUB] = BPF_SUB,
@@ -382,6 +394,7 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 {
 	bool is_signed = ktp_is_signed(n->type);
 	s64 imm = (s64)n->r->val;
+	bool move = false;
 	int a;
 
 	if (!ktp_fits_imm(n->r))
@@ -393,10 +406,13 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 		if (imm <= 0)
 			return false;
 		break;
-	case KTP_OP_SHL:
-	case KTP_OP_SHR:
 	case KTP_OP_ADD:
 	case KTP_OP_SUB:
+		/* a pointer the verifier types moves, and stays one */
+		move = ktp_v_is_ptr(c, n->l) && ktp_v_ptr_offset_ok(n->r);
+		break;
+	case KTP_OP_SHL:
+	case KTP_OP_SHR:
 	case KTP_OP_MUL:
 	case KTP_OP_AND:
 	case KTP_OP_OR:
@@ -406,8 +422,14 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 		return false;
 	}
 
-	ktp_gen(c, n->l, slot);
-	a = ktp_load(c, slot, BPF_REG_1);
+	if (move) {
+		ktp_gen(c, n->l, slot);
+		a = ktp_load(c, slot, BPF_REG_1);
+		ktp_v_emit_null_split(c, a);
+	} else {
+		ktp_gen_int(c, n->l, slot);
+		a = ktp_load(c, slot, BPF_REG_1);
+	}
 	if (n->op == KTP_OP_SHL || n->op == KTP_OP_SHR) {
 		if (imm < 0 || imm > 63) {
 			if (n->op == KTP_OP_SHR && is_signed)
@@ -440,8 +462,13 @@ static void ktp_gen_binary(struct ktp_compiler *c, const struct ktp_node *n,
 	BUILD_BUG_ON(ARRAY_SIZE(ktp_alu_ops) != KTP_OP_XOR + 1);
 	if (ktp_gen_binary_imm(c, n, slot))
 		return;
-	ktp_gen(c, n->l, slot);
-	ktp_gen(c, n->r, slot + 1);
+	/*
+	 * Not even pointer - pointer: one that may be NULL is a number on
+	 * one of its paths (ktp_v_emit_null_split()), and the verifier
+	 * takes no pointer from a number.
+	 */
+	ktp_gen_int(c, n->l, slot);
+	ktp_gen_int(c, n->r, slot + 1);
 	a = ktp_load(c, slot, BPF_REG_1);
 	b = ktp_load(c, slot + 1, BPF_REG_2);
 
@@ -582,7 +609,11 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	case KTP_OP_CAST:
 	case KTP_OP_NEG:
 	case KTP_OP_NOT:
-		ktp_gen(c, n->l, slot);
+		/* a cast that changes no bit leaves a pointer one */
+		if (n->op == KTP_OP_CAST && ktp_v_is_ptr(c, n))
+			ktp_gen(c, n->l, slot);
+		else
+			ktp_gen_int(c, n->l, slot);
 		reg = ktp_load(c, slot, BPF_REG_1);
 		if (n->op == KTP_OP_CAST)
 			ktp_emit_convert(c, reg, n->type);

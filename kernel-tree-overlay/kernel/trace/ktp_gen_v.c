@@ -23,6 +23,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/bpf_verifier.h>
 #include <linux/btf_ids.h>
 #include <linux/filter.h>
 #include <linux/idr.h>
@@ -234,7 +235,9 @@ __bpf_kfunc_start_defs();
  * ktp_strcmp - compare a string with one of a KTP program's literals
  * @self__map: the program's map (see ktp_prog_by_id())
  * @id: the program's slot
- * @addr: the string's address, unused for $comm
+ * @addr__ign: the string's address, unused for $comm: a number, or a
+ *	       pointer the verifier types (a "t" probe's argument, an "e"
+ *	       probe's record), which it lets a kfunc take only as __ign
  * @lit: the literal's index among the program's literals
  * @how: KTP_STR_* flags, and the size of a char array
  *
@@ -245,13 +248,14 @@ __bpf_kfunc_start_defs();
  * Return: 1 if the compare holds, 0 if not, -1 if the string could not
  * be read (the program counts a fault, and the compare is false).
  */
-__bpf_kfunc int ktp_strcmp(void *self__map, u32 id, u64 addr, u32 lit, u32 how)
+__bpf_kfunc int ktp_strcmp(void *self__map, u32 id, u64 addr__ign, u32 lit,
+			   u32 how)
 {
 	const struct ktp_prog *kp = ktp_prog_by_id(self__map, id);
 
 	if (!kp || lit >= kp->nr_lits)
 		return 0;
-	return ktp_str_compare(addr, kp->lits[lit], how);
+	return ktp_str_compare(addr__ign, kp->lits[lit], how);
 }
 
 /**
@@ -372,10 +376,12 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
  * The value of @bytes at the address in @slot plus @off, into R0,
  * sign-extended if @sx, else zero-extended: an inline nofault load under
  * the JIT, then (for a 0, which may be a fault, unless @may_fault is
- * false) the helper that says whether it faulted.
+ * false) the helper that says whether it faulted. @ptr: the address may
+ * be a pointer the verifier types (ktp_v_is_ptr()).
  */
 static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
-			    int bytes, bool sx, bool user, bool may_fault)
+			    int bytes, bool sx, bool user, bool may_fault,
+			    bool ptr)
 {
 	int size = bytes_to_bpf_size(bytes), done = -1, ok;
 
@@ -389,7 +395,18 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 			return;
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
 	}
-	ktp_load_into(c, slot, BPF_REG_3);
+	if (ptr && off) {
+		/*
+		 * One that may be NULL takes no offset: the one that
+		 * bpf_rdonly_cast() returns does (the verifier inlines it).
+		 */
+		ktp_load_into(c, slot, BPF_REG_1);
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
+		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	} else {
+		ktp_load_into(c, slot, BPF_REG_3);
+	}
 	if (off)
 		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
 	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
@@ -481,7 +498,8 @@ void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_gen(c, addr, slot);
 	ktp_v_emit_read(c, slot, off, bytes, ktp_is_signed(n->type) && bytes < 8 &&
 			(n->type & KTP_T_SIZE) == bytes,
-			n->param & KTP_READ_USER, ktp_v_read_may_fault(n));
+			n->param & KTP_READ_USER, ktp_v_read_may_fault(n),
+			ktp_v_is_ptr(c, addr));
 	ktp_store(c, slot, BPF_REG_0);
 }
 
@@ -502,29 +520,133 @@ static void ktp_v_area(struct ktp_compiler *c)
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_AREA));
 }
 
-/*
- * A number of a pointer's value: a tracepoint's pointer argument, or the
- * record's address. The verifier lets a program with CAP_PERFMON (which
- * KTP's writer has, see ktp_v_finish()) compute with pointers as numbers;
- * BPF_NEG makes one of a pointer, and twice, of the same value.
- */
-static void ktp_v_emit_number(struct ktp_compiler *c, int reg)
-{
-	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
-	ktp_emit(c, BPF_ALU64_IMM(BPF_NEG, reg, 0));
-}
-
-/* Argument @num of a "t" probe's tracepoint, from 1, into @reg */
-static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
-				 int reg)
+/* Whether $argN of a "t" probe is a pointer the verifier types */
+static bool ktp_v_tpoint_arg_is_ptr(struct ktp_compiler *c, unsigned int num)
 {
 	/* without its BTF type, loading the program says so (see below) */
 	if (ktp_btf_tpoint(c) == -ENOMEM && !c->error)
 		c->error = -ENOMEM;
+	return num > 32 || !(c->tp_scalars & BIT(num - 1));
+}
+
+/* Whether a cast to @type changes bits: see ktp_emit_convert() */
+static bool ktp_v_cast_converts(int type)
+{
+	return !(type & (KTP_T_PTR | KTP_T_STR)) && (type & KTP_T_SIZE) < 8;
+}
+
+/**
+ * ktp_v_ptr_offset_ok() - whether a pointer the verifier types may move by @n
+ * @n: the right operand of a + or - whose left one is such a pointer
+ *
+ * By a constant within what the verifier allows (BPF_MAX_VAR_OFF), in
+ * an instruction's immediate; any other operand makes a number of it.
+ *
+ * Return: true if the pointer moves and stays one.
+ */
+bool ktp_v_ptr_offset_ok(const struct ktp_node *n)
+{
+	s64 val = n->val;
+
+	return n->op == KTP_OP_CONST && val > -BPF_MAX_VAR_OFF &&
+	       val < BPF_MAX_VAR_OFF;
+}
+
+/**
+ * ktp_v_is_ptr() - whether the verifier sees a value as a pointer
+ * @c: the compiler
+ * @n: the value
+ *
+ * A "t" probe's argument that points to a struct is the verifier's BTF
+ * pointer, and an "e" probe's string field an address in its record,
+ * the program's context. Either stays what it is through what the
+ * verifier lets a pointer take: a constant added or subtracted, a cast
+ * that changes no bit, "?:", a compare, a read through it, a kfunc's
+ * __ign argument. An integer operation makes a number of it first
+ * (ktp_v_emit_number()).
+ *
+ * Return: true if @n may be such a pointer.
+ */
+bool ktp_v_is_ptr(struct ktp_compiler *c, const struct ktp_node *n)
+{
+	struct ftrace_event_field *field;
+
+	switch (n->op) {
+	case KTP_OP_ARG:
+		return c->env.flags & KTP_ENV_TPOINT &&
+		       ktp_v_tpoint_arg_is_ptr(c, n->param);
+	case KTP_OP_FIELD:
+		field = (void *)(unsigned long)n->val;
+		return is_string_field(field) &&
+		       field->filter_type != FILTER_PTR_STRING;
+	case KTP_OP_ADD:
+	case KTP_OP_SUB:
+		return ktp_v_is_ptr(c, n->l) && !ktp_v_is_ptr(c, n->r) &&
+		       ktp_v_ptr_offset_ok(n->r);
+	case KTP_OP_CAST:
+		return !ktp_v_cast_converts(n->type) && ktp_v_is_ptr(c, n->l);
+	case KTP_OP_COND:
+		return ktp_v_is_ptr(c, n->l) || ktp_v_is_ptr(c, n->r);
+	default:
+		return false;
+	}
+}
+
+/**
+ * ktp_v_emit_number() - make the number a pointer in a slot is
+ * @c: the compiler
+ * @slot: the slot, which holds a value ktp_v_is_ptr() says may be a
+ *	  pointer the verifier types
+ *
+ * C converts a pointer to an integer where an integer operation takes
+ * it; the verifier lets a pointer take + and - only, and keeps its type.
+ * The number is the pointer's eight bytes, copied from the stack by
+ * bpf_probe_read_kernel(), a copy the verifier types as a number, as it
+ * does any it did not write. Only an integer operation on such a pointer
+ * pays for it: a read through the pointer, a compare and a fetch of its
+ * value take the pointer as it is.
+ */
+void ktp_v_emit_number(struct ktp_compiler *c, int slot)
+{
+	int reg = ktp_load(c, slot, BPF_REG_3);
+
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, reg, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, sizeof(u64)));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_1));
+	ktp_v_call_helper(c, BPF_FUNC_probe_read_kernel);
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/**
+ * ktp_v_emit_null_split() - let a "t" probe's pointer move
+ * @c: the compiler
+ * @reg: the register holding a value ktp_v_is_ptr() says may be a pointer
+ *
+ * The verifier moves no pointer that may be NULL (every pointer argument
+ * of a module's tracepoint) until it is tested: NULL goes on as the
+ * number 0. Where the pointer cannot be NULL, the verifier drops the
+ * test.
+ */
+void ktp_v_emit_null_split(struct ktp_compiler *c, int reg)
+{
+	if (!(c->env.flags & KTP_ENV_TPOINT))
+		return;
+	ktp_emit(c, BPF_JMP_IMM(BPF_JNE, reg, 0, 1));
+	ktp_emit(c, BPF_MOV64_IMM(reg, 0));
+}
+
+/*
+ * Argument @num of a "t" probe's tracepoint, from 1, into @reg: a number,
+ * or a pointer the verifier types by the tracepoint's BTF prototype
+ */
+static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
+				 int reg)
+{
+	ktp_v_tpoint_arg_is_ptr(c, num);
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
-	/* a pointer to a struct is the verifier's BTF pointer: a number */
-	if (num > 32 || !(c->tp_scalars & BIT(num - 1)))
-		ktp_v_emit_number(c, reg);
 }
 
 /**
@@ -548,13 +670,12 @@ void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 		return;
 	}
 	switch (field->filter_type) {
+	/* the record's address is the context, a pointer it stays */
 	case FILTER_DYN_STRING:		/* rec + (loc & 0xffff) */
 	case FILTER_RDYN_STRING:	/* the field's end + (loc & 0xffff) */
 		ktp_emit(c, BPF_LDX_MEM(BPF_W, reg, KTP_R_CTX, off));
 		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, reg, 0xffff));
-		ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, KTP_R_CTX));
-		ktp_v_emit_number(c, BPF_REG_1);
-		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, reg, BPF_REG_1));
+		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, reg, KTP_R_CTX));
 		if (field->filter_type == FILTER_RDYN_STRING)
 			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg,
 						  off + sizeof(u32)));
@@ -564,7 +685,6 @@ void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 		break;
 	default:			/* a char array in the record */
 		ktp_emit(c, BPF_MOV64_REG(reg, KTP_R_CTX));
-		ktp_v_emit_number(c, reg);
 		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg, off));
 	}
 	ktp_store(c, slot, reg);
@@ -607,7 +727,7 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_store(c, slot, BPF_REG_0);
 	/* a user-space probe's function has its arguments on the user's stack */
 	ktp_v_emit_read(c, slot, 0, 8, false, c->env.flags & KTP_ENV_USER,
-			true);
+			true, false);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
