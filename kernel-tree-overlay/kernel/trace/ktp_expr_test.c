@@ -2152,7 +2152,10 @@ static void ktp_expr_tpoint_test(struct kunit *test)
  * BPF_NEG makes a number of one (a unary minus is one), a read, a
  * compare, a constant offset and a fetch take the pointer as it is, and
  * an integer operation on one copies its number (ktp_v_emit_number(),
- * the only store to KTP_V_SCRATCH). The verifier accepts each program.
+ * the only store to KTP_V_SCRATCH). A member read goes through
+ * bpf_rdonly_cast() to its struct, not to ktp_word, where the verifier
+ * finds the member (not a bitfield's bytes). The verifier accepts each
+ * program.
  */
 static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 {
@@ -2166,30 +2169,41 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 		bool		fetch;
 		int		negs;		/* BPF_NEG: unary minus */
 		int		numbers;	/* pointers made numbers */
+		int		typed;		/* reads cast to their struct */
 	} cases[] = {
-		{ "$arg2->pid == 1", false, 0, 0 },
-		{ "$arg2->se.vruntime != 0 && $arg3->pid > 1", false, 0, 0 },
-		{ "$arg2 == $arg3 || $arg2 != 0", false, 0, 0 },
-		{ "$arg2->comm == \"ktp\"", false, 0, 0 },
-		{ "$arg2", true, 0, 0 },
-		{ "$arg4 ? $arg2 : $arg3", true, 0, 0 },
-		{ "(unsigned long)&$arg2->pid - (unsigned long)$arg2", true, 0, 2 },
-		{ "(u64)($arg2 + 1)", true, 0, 0 },
-		{ "container_of(&$arg2->se, struct task_struct, se)->pid", true, 0, 0 },
-		{ "-$arg2->pid", true, 1, 0 },
-		{ "-(long)$arg2", true, 1, 1 },
-		{ "(u32)$arg2", true, 0, 1 },
-		{ "(unsigned long)$arg2 % 64", true, 0, 1 },
-		{ "$arg2 * 3 ^ $arg3", true, 0, 2 },
-		{ "$arg2[$arg4].pid", true, 0, 1 },
-		{ "~(unsigned long)($arg4 ? $arg2 : 0)", true, 0, 1 },
+		{ "$arg2->pid == 1", false, 0, 0, 1 },
+		{ "$arg2->se.vruntime != 0 && $arg3->pid > 1", false, 0, 0, 2 },
+		{ "$arg2 == $arg3 || $arg2 != 0", false, 0, 0, 0 },
+		{ "$arg2->comm == \"ktp\"", false, 0, 0, 0 },
+		{ "$arg2", true, 0, 0, 0 },
+		{ "$arg4 ? $arg2 : $arg3", true, 0, 0, 0 },
+		{ "(unsigned long)&$arg2->pid - (unsigned long)$arg2", true, 0, 2, 0 },
+		{ "(u64)($arg2 + 1)", true, 0, 0, 0 },
+		{ "-$arg2->pid", true, 1, 0, 1 },
+		{ "-(long)$arg2", true, 1, 1, 0 },
+		{ "(u32)$arg2", true, 0, 1, 0 },
+		{ "(unsigned long)$arg2 % 64", true, 0, 1, 0 },
+		{ "$arg2 * 3 ^ $arg3", true, 0, 2, 0 },
+		{ "$arg2[$arg4].pid", true, 0, 1, 1 },
+		{ "~(unsigned long)($arg4 ? $arg2 : 0)", true, 0, 1, 0 },
+		{ "$arg2->real_parent->pid", true, 0, 0, 2 },
+		{ "$arg2->mm != 0 && $arg2->mm->mmap_base > 1", false, 0, 0, 3 },
+		{ "(unsigned long)$arg2->mm & 0xfff", true, 0, 1, 1 },
+		{ "$arg2->sched_reset_on_fork", true, 0, 0, 0 },
 	};
+	struct btf *vmlinux = bpf_get_btf_vmlinux();
 	struct ktp_expr_error err = {};
+	s32 word, cast;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
 	const char *type;
-	int i, j, negs, numbers;
+	int i, j, negs, numbers, typed;
 
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(vmlinux));
+	word = btf_find_by_name_kind(vmlinux, "ktp_word", BTF_KIND_STRUCT);
+	cast = btf_find_by_name_kind(vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC);
+	KUNIT_ASSERT_GT(test, word, 0);
+	KUNIT_ASSERT_GT(test, cast, 0);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		c = ktp_compiler_create(&env);
 		KUNIT_ASSERT_NOT_NULL(test, c);
@@ -2202,6 +2216,7 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 					    0, "%s", cases[i].src);
 		negs = 0;
 		numbers = 0;
+		typed = 0;
 		for (j = 0; j < c->len; j++) {
 			const struct bpf_insn *insn = &c->insns[j];
 
@@ -2210,10 +2225,17 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 			if (insn->code == (BPF_STX | BPF_MEM | BPF_DW) &&
 			    insn->dst_reg == BPF_REG_FP && insn->off == KTP_V_SCRATCH)
 				numbers++;
+			/* R2 = the type, then the call of bpf_rdonly_cast() */
+			if (j + 1 < c->len && insn->code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
+			    insn->dst_reg == BPF_REG_2 && insn->imm != word &&
+			    insn[1].code == (BPF_JMP | BPF_CALL) &&
+			    insn[1].src_reg == BPF_PSEUDO_KFUNC_CALL && insn[1].imm == cast)
+				typed++;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, negs, cases[i].negs, "%s", cases[i].src);
 		KUNIT_EXPECT_EQ_MSG(test, numbers, cases[i].numbers, "%s",
 				    cases[i].src);
+		KUNIT_EXPECT_EQ_MSG(test, typed, cases[i].typed, "%s", cases[i].src);
 		kp = ktp_compiler_finish(c);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(kp), "%s: %ld", cases[i].src,
 				       PTR_ERR(kp));

@@ -13,7 +13,9 @@
  *
  * What a program needs besides its context is standard BPF: kernel
  * memory is read by an inline load from a bpf_rdonly_cast() pointer (a
- * nofault load under the JIT) or by bpf_probe_read_kernel(), user memory
+ * nofault load under the JIT; to the struct the read is a member of, where
+ * the verifier finds the member in it, see ktp_v_read_type()) or by
+ * bpf_probe_read_kernel(), user memory
  * by bpf_probe_read_user(), and fetched values go to this CPU's value of
  * one per-CPU array map, ktp_area_map. A "p", "r" or "e" program counts
  * the reads that faulted on its stack and returns them with the
@@ -37,9 +39,9 @@
 #include "ktp_gen.h"
 
 /*
- * What an inline read reads through: bpf_rdonly_cast() needs a struct,
- * and a read through it may be at any offset a load has room for (the
- * offset of a member: see ktp_v_gen_read()).
+ * What an inline read with no struct to read a member of reads through:
+ * bpf_rdonly_cast() needs a struct, and a read through this one may be at
+ * any offset a load has room for (see ktp_v_gen_read()).
  */
 struct ktp_word {
 	u8	bytes[S16_MAX + sizeof(u64)];
@@ -376,18 +378,19 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
  * The value of @bytes at the address in @slot plus @off, into R0,
  * sign-extended if @sx, else zero-extended: an inline nofault load under
  * the JIT, then (for a 0, which may be a fault, unless @may_fault is
- * false) the helper that says whether it faulted. @ptr: the address may
- * be a pointer the verifier types (ktp_v_is_ptr()).
+ * false) the helper that says whether it faulted. @type: the BTF id of
+ * the struct the load reads through; @ptr: the address may be a pointer
+ * the verifier types (ktp_v_is_ptr()).
  */
 static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 			    int bytes, bool sx, bool user, bool may_fault,
-			    bool ptr)
+			    u32 type, bool ptr)
 {
 	int size = bytes_to_bpf_size(bytes), done = -1, ok;
 
 	if (c->jit && !user) {
 		ktp_load_into(c, slot, BPF_REG_1);
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, type));
 		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
 		ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_0, off) :
 			 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_0, off));
@@ -476,6 +479,75 @@ static bool ktp_v_read_may_fault(const struct ktp_node *n)
 	       !ktp_v_within(addr, size, __start_rodata, __end_rodata);
 }
 
+/*
+ * The address of a read and the offset its load takes: a member's offset
+ * is the load's own
+ */
+static const struct ktp_node *ktp_v_read_addr(struct ktp_compiler *c,
+					      const struct ktp_node *n,
+					      s16 *off)
+{
+	const struct ktp_node *addr = n->l;
+
+	*off = 0;
+	if (c->jit && !(n->param & KTP_READ_USER) && addr->op == KTP_OP_ADD &&
+	    addr->r->op == KTP_OP_CONST && addr->r->val <= S16_MAX) {
+		*off = addr->r->val;
+		addr = addr->l;
+	}
+	return addr;
+}
+
+/*
+ * What the inline load of read @n reads through, at offset @off of
+ * @addr: the struct @addr points to, if @n is one of its members by C's
+ * types and the verifier finds a member there (btf_struct_access(), the
+ * check of its loads through a BTF pointer: a union's first member, a
+ * bitfield's bytes, or an offset past the struct may not be one); else
+ * ktp_word. bpf_rdonly_cast() takes vmlinux's structs only. *@ptr, if
+ * @ptr is not NULL: the verifier types the value read as a pointer too.
+ */
+static u32 ktp_v_read_type(struct ktp_compiler *c, const struct ktp_node *n,
+			   const struct ktp_node *addr, s16 off, bool *ptr)
+{
+	struct bpf_reg_state reg = { .type = PTR_TO_BTF_ID | PTR_UNTRUSTED };
+	enum bpf_type_flag flag = 0;
+	const struct btf_type *t;
+	u32 next_id, id;
+	int ret;
+
+	if (ptr)
+		*ptr = false;
+	if (!c->jit || n->param & KTP_READ_USER || !(n->tflags & KTP_N_BTF) ||
+	    !(addr->tflags & KTP_N_BTF) || addr->nptr != 1 || !c->btf ||
+	    btf_is_module(c->btf))
+		return ktp_v_btf_ids[2];
+	t = btf_type_skip_modifiers(c->btf, addr->btf_id, &id);
+	if (!t || !btf_type_is_struct(t))
+		return ktp_v_btf_ids[2];
+	reg.btf = c->btf;
+	reg.btf_id = id;
+	ret = btf_struct_access(NULL, &reg, off, n->param & KTP_T_SIZE,
+				BPF_READ, &next_id, &flag, NULL);
+	if (ret < 0)
+		return ktp_v_btf_ids[2];
+	if (ptr)
+		*ptr = ret == PTR_TO_BTF_ID;
+	return id;
+}
+
+/* Whether the verifier types the value of read @n as a pointer */
+static bool ktp_v_read_is_ptr(struct ktp_compiler *c, const struct ktp_node *n)
+{
+	const struct ktp_node *addr;
+	bool ptr;
+	s16 off;
+
+	addr = ktp_v_read_addr(c, n, &off);
+	ktp_v_read_type(c, n, addr, off, &ptr);
+	return ptr;
+}
+
 /**
  * ktp_v_gen_read() - a read of kernel or user memory
  * @c: the compiler
@@ -484,21 +556,18 @@ static bool ktp_v_read_may_fault(const struct ktp_node *n)
  */
 void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 {
-	const struct ktp_node *addr = n->l;
 	int bytes = n->param & KTP_T_SIZE;
-	s16 off = 0;
+	const struct ktp_node *addr;
+	u32 type;
+	s16 off;
 
-	/* a member's offset is the load's own */
-	if (c->jit && !(n->param & KTP_READ_USER) && addr->op == KTP_OP_ADD &&
-	    addr->r->op == KTP_OP_CONST && addr->r->val <= S16_MAX) {
-		off = addr->r->val;
-		addr = addr->l;
-	}
+	addr = ktp_v_read_addr(c, n, &off);
+	type = ktp_v_read_type(c, n, addr, off, NULL);
 	/* the load extends the value as its type says: no conversion */
 	ktp_gen(c, addr, slot);
 	ktp_v_emit_read(c, slot, off, bytes, ktp_is_signed(n->type) && bytes < 8 &&
 			(n->type & KTP_T_SIZE) == bytes,
-			n->param & KTP_READ_USER, ktp_v_read_may_fault(n),
+			n->param & KTP_READ_USER, ktp_v_read_may_fault(n), type,
 			ktp_v_is_ptr(c, addr));
 	ktp_store(c, slot, BPF_REG_0);
 }
@@ -558,8 +627,9 @@ bool ktp_v_ptr_offset_ok(const struct ktp_node *n)
  * @n: the value
  *
  * A "t" probe's argument that points to a struct is the verifier's BTF
- * pointer, and an "e" probe's string field an address in its record,
- * the program's context. Either stays what it is through what the
+ * pointer, as is a pointer member read through its struct (see
+ * ktp_v_read_type()); an "e" probe's string field is an address in its
+ * record, the program's context. Each stays what it is through what the
  * verifier lets a pointer take: a constant added or subtracted, a cast
  * that changes no bit, "?:", a compare, a read through it, a kfunc's
  * __ign argument. An integer operation makes a number of it first
@@ -587,6 +657,8 @@ bool ktp_v_is_ptr(struct ktp_compiler *c, const struct ktp_node *n)
 		return !ktp_v_cast_converts(n->type) && ktp_v_is_ptr(c, n->l);
 	case KTP_OP_COND:
 		return ktp_v_is_ptr(c, n->l) || ktp_v_is_ptr(c, n->r);
+	case KTP_OP_READ:
+		return ktp_v_read_is_ptr(c, n);
 	default:
 		return false;
 	}
@@ -727,7 +799,7 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_store(c, slot, BPF_REG_0);
 	/* a user-space probe's function has its arguments on the user's stack */
 	ktp_v_emit_read(c, slot, 0, 8, false, c->env.flags & KTP_ENV_USER,
-			true, false);
+			true, ktp_v_btf_ids[2], false);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
