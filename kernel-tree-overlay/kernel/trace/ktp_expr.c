@@ -161,11 +161,14 @@ enum { KTP_KFUNC_ENTER, KTP_KFUNC_RECORD };
  * the hit is missed, the program ends there. The hit is a reference the
  * verifier makes the program release, by recording it, on every path.
  * @values: the program has values to store.
+ *
+ * Return: true if the hit is in R0, entered just now with no values;
+ * else it is at KTP_V_HIT on the stack.
  */
-static void ktp_tpoint_enter(struct ktp_compiler *c, bool values)
+static bool ktp_tpoint_enter(struct ktp_compiler *c, bool values)
 {
 	if (c->entered)
-		return;
+		return false;
 	c->entered = true;
 	/* first: its one exit between entering and recording is NULL's */
 	if (values)
@@ -179,11 +182,12 @@ static void ktp_tpoint_enter(struct ktp_compiler *c, bool values)
 	 * a false one too, would pay for (see ktp_tpoint_exits()).
 	 */
 	if (!values)
-		return;
+		return true;
 	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_0, KTP_V_HIT));
 	ktp_emit(c, BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0,
 				offsetof(struct ktp_tp_hit, level)));
 	ktp_v_emit_level_area(c);
+	return false;
 }
 
 /*
@@ -381,13 +385,12 @@ static void ktp_load_faults(struct ktp_compiler *c, int reg)
  */
 static void ktp_tpoint_exits(struct ktp_compiler *c)
 {
-	bool at_once = !c->entered && !c->copy_args;
+	bool in_r0 = ktp_tpoint_enter(c, c->copy_args);
 	int i;
 
-	ktp_tpoint_enter(c, c->copy_args);
 	if (c->copy_args)
 		ktp_v_emit_tpoint_args(c);
-	if (at_once)
+	if (in_r0)
 		ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_0));
 	else
 		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP,

@@ -409,7 +409,7 @@ static bool ktp_gen_binary_imm(struct ktp_compiler *c, const struct ktp_node *n,
 	case KTP_OP_ADD:
 	case KTP_OP_SUB:
 		/* a pointer the verifier types moves, and stays one */
-		move = ktp_v_is_ptr(c, n->l) && ktp_v_ptr_offset_ok(n->r);
+		move = ktp_v_is_ptr(c, n);
 		break;
 	case KTP_OP_SHL:
 	case KTP_OP_SHR:

@@ -72,7 +72,6 @@ void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
 		     int slot);
 void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot);
 void ktp_v_gen_current(struct ktp_compiler *c, int slot);
-bool ktp_v_ptr_offset_ok(const struct ktp_node *n);
 bool ktp_v_is_ptr(struct ktp_compiler *c, const struct ktp_node *n);
 void ktp_v_emit_number(struct ktp_compiler *c, int slot);
 void ktp_v_emit_null_split(struct ktp_compiler *c, int reg);

@@ -365,6 +365,18 @@ void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot)
 	ktp_store(c, slot, reg);
 }
 
+/*
+ * R0 = bpf_rdonly_cast() of the address in @slot to the struct whose BTF
+ * id is @type: a pointer the verifier loads through with a nofault load
+ * under the JIT, and moves by any offset (it inlines the call)
+ */
+static void ktp_v_emit_cast(struct ktp_compiler *c, int slot, u32 type)
+{
+	ktp_load_into(c, slot, BPF_REG_1);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, type));
+	ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+}
+
 /* Count a fault: one more on the stack */
 static void ktp_v_count_fault(struct ktp_compiler *c)
 {
@@ -389,9 +401,7 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 	int size = bytes_to_bpf_size(bytes), done = -1, ok;
 
 	if (c->jit && !user) {
-		ktp_load_into(c, slot, BPF_REG_1);
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, type));
-		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+		ktp_v_emit_cast(c, slot, type);
 		ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_0, off) :
 			 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_0, off));
 		if (!may_fault)
@@ -399,13 +409,8 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
 	}
 	if (ptr && off) {
-		/*
-		 * One that may be NULL takes no offset: the one that
-		 * bpf_rdonly_cast() returns does (the verifier inlines it).
-		 */
-		ktp_load_into(c, slot, BPF_REG_1);
-		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
-		ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+		/* one that may be NULL takes no offset: the cast's does */
+		ktp_v_emit_cast(c, slot, ktp_v_btf_ids[2]);
 		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_0));
 	} else {
 		ktp_load_into(c, slot, BPF_REG_3);
@@ -589,12 +594,20 @@ static void ktp_v_area(struct ktp_compiler *c)
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_AREA));
 }
 
+/*
+ * Find a "t" probe's tracepoint prototype (ktp_btf_tpoint()), which says
+ * its arguments' types; without one, loading the program says so
+ */
+static void ktp_v_tpoint_btf(struct ktp_compiler *c)
+{
+	if (ktp_btf_tpoint(c) == -ENOMEM && !c->error)
+		c->error = -ENOMEM;
+}
+
 /* Whether $argN of a "t" probe is a pointer the verifier types */
 static bool ktp_v_tpoint_arg_is_ptr(struct ktp_compiler *c, unsigned int num)
 {
-	/* without its BTF type, loading the program says so (see below) */
-	if (ktp_btf_tpoint(c) == -ENOMEM && !c->error)
-		c->error = -ENOMEM;
+	ktp_v_tpoint_btf(c);
 	return num > 32 || !(c->tp_scalars & BIT(num - 1));
 }
 
@@ -604,16 +617,13 @@ static bool ktp_v_cast_converts(int type)
 	return !(type & (KTP_T_PTR | KTP_T_STR)) && (type & KTP_T_SIZE) < 8;
 }
 
-/**
- * ktp_v_ptr_offset_ok() - whether a pointer the verifier types may move by @n
- * @n: the right operand of a + or - whose left one is such a pointer
- *
- * By a constant within what the verifier allows (BPF_MAX_VAR_OFF), in
- * an instruction's immediate; any other operand makes a number of it.
- *
- * Return: true if the pointer moves and stays one.
+/*
+ * Whether a pointer the verifier types moves by @n, the right operand of
+ * a + or -, and stays one: by a constant within what the verifier allows
+ * (BPF_MAX_VAR_OFF), in an instruction's immediate; any other operand
+ * makes a number of it
  */
-bool ktp_v_ptr_offset_ok(const struct ktp_node *n)
+static bool ktp_v_ptr_offset_ok(const struct ktp_node *n)
 {
 	s64 val = n->val;
 
@@ -717,7 +727,7 @@ void ktp_v_emit_null_split(struct ktp_compiler *c, int reg)
 static void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 				 int reg)
 {
-	ktp_v_tpoint_arg_is_ptr(c, num);
+	ktp_v_tpoint_btf(c);
 	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
 }
 
@@ -821,9 +831,7 @@ static int ktp_v_emit_first_byte(struct ktp_compiler *c,
 	if (!c->jit || n->param & KTP_STR_USER || !lit[0] ||
 	    (how == KTP_STR_GLOB && strchr("*?[\\", lit[0])))
 		return -1;
-	ktp_load_into(c, slot, BPF_REG_1);
-	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, ktp_v_btf_ids[2]));
-	ktp_v_call_kfunc(c, ktp_v_btf_ids[1]);
+	ktp_v_emit_cast(c, slot, ktp_v_btf_ids[2]);
 	ktp_emit(c, BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0));
 	zero = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 	same = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, (u8)lit[0], 0));
