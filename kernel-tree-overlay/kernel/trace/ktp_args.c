@@ -171,8 +171,13 @@ static int ktp_parse_fetch_arg(struct trace_ktp *tk, struct ktp_compiler *comp,
 	}
 	if (!ktp_looks_like_expr(body, len) ||
 	    ktp_is_btf_fetch_arg(comp, ctx, body, len)) {
+		unsigned int flags = ctx->flags;
+
 		ktp_compiler_share_proto(comp, ctx);
+		if (tk->kind && tk->kind->arg_flags)
+			ctx->flags = tk->kind->arg_flags(tk, body, flags);
 		ret = ktp_parse_probe_arg(tk, i, arg, colon, ctx);
+		ctx->flags = flags;
 		if (!ret && tk->kind && tk->kind->fetch_arg)
 			ret = tk->kind->fetch_arg(tk, &tk->tp.args[i]);
 		return ret;
@@ -255,9 +260,10 @@ static int ktp_fetch_raw_in_prog(struct trace_ktp *tk,
 
 /*
  * The program could not be made: error_log says why, but for a lack of
- * memory. -ENOENT: no BTF type of a "t" probe's tracepoint to load its
- * program for. -EPERM for a writer with CAP_BPF and CAP_PERFMON is an
- * LSM's (lockdown's, say), not the capabilities'.
+ * memory, and the errno is bpf()'s, as it is. -ENOENT: no BTF type of a
+ * "t" probe's tracepoint to load its program for. -EPERM for a writer
+ * with CAP_BPF and CAP_PERFMON is an LSM's (lockdown's, say), not the
+ * capabilities'.
  */
 static int ktp_prog_error(int err)
 {
@@ -267,8 +273,7 @@ static int ktp_prog_error(int err)
 		trace_probe_log_err(0, NO_BTF_ENTRY);
 	else if (err == -EPERM && !ktp_may_load_progs())
 		trace_probe_log_err(0, KTP_NEEDS_BPF_CAP);
-	else if (err == -EINVAL || err == -EACCES || err == -EFAULT ||
-		 err == -EPERM)
+	else if (err != -ENOMEM)
 		trace_probe_log_err(0, KTP_VERIFIER);
 	return err;
 }
@@ -312,42 +317,11 @@ static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
 }
 
 /**
- * ktp_join_cond - the condition of a definition, as one string
- * @argc: how many words follow "if"
- * @argv: the words
- *
- * The words are joined as error_log shows them.
- *
- * Return: the condition, to be kfree()d, or NULL if out of memory.
- */
-char *ktp_join_cond(int argc, const char *argv[])
-{
-	size_t len = 0, n;
-	char *cond, *p;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	cond = kmalloc(len, GFP_KERNEL);
-	if (!cond)
-		return NULL;
-	for (p = cond, i = 0; i < argc; i++) {
-		if (i)
-			*p++ = ' ';
-		n = strlen(argv[i]);
-		memcpy(p, argv[i], n);
-		p += n;
-	}
-	*p = '\0';
-	return cond;
-}
-
-/**
  * ktp_parse_args - compile a definition's condition and fetch arguments
  * @tk: the probe
  * @nargs: how many fetch arguments the definition has
  * @argv: the words of the definition, the fetch arguments from argv[2]
- * @cond_idx: the index in @argv of the condition's first word, 0 if none
+ * @cond_idx: the index in @argv of the condition, one word, 0 if none
  * @argc: how many words @argv has
  * @ctx: the parse context of the definition
  *
@@ -399,7 +373,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 			ret = -EINVAL;
 			goto out;
 		}
-		tk->cond = ktp_join_cond(argc - cond_idx, argv + cond_idx);
+		/* one word, as written (see ktp_split_def()) */
+		tk->cond = kstrdup(argv[cond_idx], GFP_KERNEL);
 		if (!tk->cond) {
 			ret = -ENOMEM;
 			goto out;

@@ -5,10 +5,12 @@
  * list the probes share (ktp_profile.c, ktp_programs.c).
  */
 #include <linux/bpf.h>
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/tracefs.h>
 
 #include "trace_dynevent.h"
@@ -33,6 +35,27 @@ static bool ktp_addr_is(struct trace_ktp *tk, const char *arg)
 	unsigned long addr;
 
 	return tk->addr && !kstrtoul(arg, 0, &addr) && addr == tk->addr;
+}
+
+/*
+ * Are the words of @text, between its white space, @argv's? A removal's
+ * words are split at every space: a condition matches them whatever
+ * white space it has between its words.
+ */
+static bool ktp_words_are(const char *text, int argc, const char **argv)
+{
+	size_t len;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		text = skip_spaces(text);
+		len = strlen(argv[i]);
+		if (strncmp(text, argv[i], len) ||
+		    (text[len] && !isspace(text[len])))
+			return false;
+		text += len;
+	}
+	return !*skip_spaces(text);
 }
 
 /**
@@ -66,11 +89,7 @@ bool ktp_dyn_match(const char *system, const char *event, int argc,
 			if (!ktp_arg_is(tk, i - 1, argv[i]))
 				return false;
 		} else if (tk->cond && !strcmp(argv[i], "if") && i + 1 < argc) {
-			char *cond = ktp_join_cond(argc - i - 1, argv + i + 1);
-			bool match = cond && !strcmp(cond, tk->cond);
-
-			kfree(cond);
-			return match;
+			return ktp_words_are(tk->cond, argc - i - 1, argv + i + 1);
 		} else {
 			return false;
 		}

@@ -1225,16 +1225,8 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	ktp_v_prog_name(attr.prog_name, c->env.name);
 	prog = bpf_prog_load_kern(&attr, &kattr);
 	if (IS_ERR(prog)) {
-		/*
-		 * bpf()'s errno: the verifier's, an LSM's or the syscall's.
-		 * But one only the kernel knows (past EHWPOISON, the last of
-		 * user space's) says that the JIT a kfunc call needs did not
-		 * compile the program: the x86 JIT fails on KTP's programs
-		 * only for want of memory.
-		 */
+		/* bpf()'s errno, as it is: the verifier's, an LSM's, ... */
 		err = PTR_ERR(prog);
-		if (err < -EHWPOISON)
-			err = -ENOMEM;
 		pr_debug("ktp: loading program %s failed: %d\n",
 			 attr.prog_name, err);
 		return ERR_PTR(err);

@@ -33,6 +33,7 @@
  * each level of handlers nested on a CPU (ktp_level_vals()).
  */
 DEFINE_PER_CPU(int, ktp_handler_depth);
+DEFINE_PER_CPU(unsigned long, ktp_user_file_base);
 
 /*
  * Fetch from the probed context: @rec is the pt_regs of a 'p' or 'r'
@@ -48,6 +49,11 @@ ktp_fetch_insn(struct fetch_insn *code, void *rec, void *edata, void *dest,
 		return process_fetch_insn_bottom(code + 1,
 						 get_event_field(code, rec),
 						 dest, base);
+	/* a user-space probe's @+OFFS: where OFFS of its file is mapped */
+	if (code->op == FETCH_OP_FOFFS)
+		return process_fetch_insn_bottom(code + 1,
+				this_cpu_read(ktp_user_file_base) +
+				code->immediate, dest, base);
 	return process_regs_fetch_insn(code, rec, edata, dest, base);
 }
 

@@ -123,21 +123,28 @@ static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
 			      kbasename(up->where.filename), up->where.offset);
 	if (!up->target || !up->event)
 		return -ENOMEM;
-	/*
-	 * trace_probe.c parses the fetch arguments of a "p" probe as a
-	 * kprobe's at a function's entry, whose $argN are in the same
-	 * registers, and those of an "r" probe as a uretprobe's: no $argN,
-	 * a $retval without BTF. ktp_uprobe_fetch_arg() makes their reads
-	 * of memory reads of user memory.
-	 */
+	/* a uprobe's fetch arguments, see ktp_uprobe_arg_flags() */
 	up->is_return = t->type == 'r';
-	if (up->is_return) {
-		ctx->flags &= ~TPARG_FL_KERNEL;
-		ctx->flags |= TPARG_FL_USER | TPARG_FL_RETURN;
-	} else {
-		ctx->flags |= TPARG_FL_FENTRY;
-	}
+	ctx->flags &= ~TPARG_FL_KERNEL;
+	ctx->flags |= TPARG_FL_USER | (up->is_return ? TPARG_FL_RETURN : 0);
 	return 0;
+}
+
+/*
+ * trace_probe.c parses a fetch argument of a user-space probe as uprobe
+ * events parse theirs; but for "p", one with $argN as a kprobe's at a
+ * function's entry, whose $argN are in the same registers (uprobe events
+ * have none). ktp_uprobe_fetch_arg() makes its reads of memory reads of
+ * user memory.
+ */
+static unsigned int ktp_uprobe_arg_flags(struct trace_ktp *tk,
+					 const char *arg, unsigned int flags)
+{
+	struct ktp_uprobe *up = tk->ref;
+
+	if (up->is_return || !strstr(arg, "$arg"))
+		return flags;
+	return (flags & ~TPARG_FL_USER) | TPARG_FL_KERNEL | TPARG_FL_FENTRY;
 }
 
 static void ktp_uprobe_put(void *ref)
@@ -202,6 +209,15 @@ static struct fetch_insn *ktp_uprobe_stack_word(struct probe_arg *parg,
 	return code + i + 1;
 }
 
+/* Is @code, of @parg, the store of $comm's or an immediate's string? */
+static bool ktp_uprobe_kernel_string(const struct probe_arg *parg,
+				     const struct fetch_insn *code)
+{
+	return code == parg->code + 1 &&
+	       (parg->code[0].op == FETCH_OP_COMM ||
+		parg->code[0].op == FETCH_OP_DATA);
+}
+
 /*
  * A kprobe_events fetch argument of a user-space probe reads user memory
  * as uprobe events' do, and the user's stack: $stack is the user's stack
@@ -223,7 +239,9 @@ static int ktp_uprobe_fetch_arg(struct trace_ktp *tk, struct probe_arg *parg)
 			code->op = FETCH_OP_UDEREF;
 			break;
 		case FETCH_OP_ST_STRING:
-			code->op = FETCH_OP_ST_USTRING;
+			/* $comm's and "imm"'s are the kernel's */
+			if (!ktp_uprobe_kernel_string(parg, code))
+				code->op = FETCH_OP_ST_USTRING;
 			break;
 		case FETCH_OP_ST_MEM:
 			code->op = FETCH_OP_ST_UMEM;
@@ -287,7 +305,8 @@ static int ktp_uprobe_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
  * the return is true.
  */
 static bool ktp_uprobe_run(struct ktp_uprobe *up, struct pt_regs *regs,
-			   bool last, struct ktp_user_fault *fault)
+			   unsigned long file_base, bool last,
+			   struct ktp_user_fault *fault)
 {
 	struct ktp_user_fault *noted = this_cpu_ptr(&ktp_user_fault);
 	struct trace_ktp *tk = up->tk;
@@ -308,6 +327,7 @@ static bool ktp_uprobe_run(struct ktp_uprobe *up, struct pt_regs *regs,
 		return false;
 	noted->addr = 0;
 	noted->armed = !last;
+	this_cpu_write(ktp_user_file_base, file_base);
 	if (tk->prog) {
 		word = ktp_event_level();
 		old = READ_ONCE(*word);
@@ -351,15 +371,16 @@ static bool ktp_uprobe_page_in(const struct ktp_user_fault *fault)
 }
 
 /*
- * A hit: the handler runs in the task, at its breakpoint, where it may
- * sleep. A user read that faults on a page that is not resident pages
- * it in, as a sleepable BPF program's bpf_copy_from_user() would, and
- * the hit runs again; one of an address that is not mapped reads 0 and
- * counts in "faults".
+ * A hit at @bp_vaddr, the breakpoint's address: the handler runs in the
+ * task, at its breakpoint, where it may sleep. A user read that faults
+ * on a page that is not resident pages it in, as a sleepable BPF
+ * program's bpf_copy_from_user() would, and the hit runs again; one of
+ * an address that is not mapped reads 0 and counts in "faults".
  */
-static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int ktp_uprobe_hit(struct ktp_uprobe *up, struct pt_regs *regs,
+			  unsigned long bp_vaddr)
 {
-	struct ktp_uprobe *up = container_of(uc, struct ktp_uprobe, uc);
+	unsigned long file_base = bp_vaddr - up->where.offset;
 	struct ktp_user_fault fault;
 	bool last = false, again;
 	int tries;
@@ -367,7 +388,7 @@ static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	for (tries = 0; ; tries++) {
 		last = last || tries == KTP_UPROBE_PAGE_INS;
 		preempt_disable();
-		again = ktp_uprobe_run(up, regs, last, &fault);
+		again = ktp_uprobe_run(up, regs, file_base, last, &fault);
 		preempt_enable();
 		if (!again)
 			return 0;
@@ -376,10 +397,18 @@ static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	}
 }
 
+/* At the breakpoint, the instruction pointer is its address */
+static int ktp_uprobe_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	return ktp_uprobe_hit(container_of(uc, struct ktp_uprobe, uc), regs,
+			      instruction_pointer(regs));
+}
+
 static int ktp_uprobe_ret_handler(struct uprobe_consumer *uc,
 				  unsigned long func, struct pt_regs *regs)
 {
-	return ktp_uprobe_handler(uc, regs);
+	return ktp_uprobe_hit(container_of(uc, struct ktp_uprobe, uc), regs,
+			      func);
 }
 
 /*
@@ -395,9 +424,13 @@ static bool ktp_uprobe_record_reads_user(struct trace_ktp *tk)
 		for (code = tk->tp.args[i].code; code->op != FETCH_OP_END;
 		     code++) {
 			switch (code->op) {
+			case FETCH_OP_ST_STRING:
+				if (ktp_uprobe_kernel_string(&tk->tp.args[i],
+							     code))
+					break;
+				return true;
 			case FETCH_OP_DEREF:
 			case FETCH_OP_UDEREF:
-			case FETCH_OP_ST_STRING:
 			case FETCH_OP_ST_USTRING:
 			case FETCH_OP_ST_MEM:
 			case FETCH_OP_ST_UMEM:
@@ -455,6 +488,7 @@ static const struct ktp_kind ktp_uprobe_kind = {
 	.print_target	= ktp_uprobe_print_target,
 	.def_letter	= ktp_uprobe_def_letter,
 	.init		= ktp_uprobe_init,
+	.arg_flags	= ktp_uprobe_arg_flags,
 	.fetch_arg	= ktp_uprobe_fetch_arg,
 	.set_env	= ktp_uprobe_set_env,
 	.enable		= ktp_uprobe_enable,

@@ -14,6 +14,7 @@
  * enables it; see trace_ktp.h for the other files of KTP.
  */
 #include <linux/bpf.h>
+#include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -661,12 +662,14 @@ int __init ktp_register_user_kind(const struct ktp_kind *kind)
 
 /*
  * The kind of a definition's letter, and for "p" and "r" of its target
- * @arg (NULL if it has none): true for "p" and "r" on the kernel.
+ * @arg (NULL if it has none): true for "p" and "r" on the kernel. A
+ * target with a '/' is a file's PATH:OFFSET, as no kernel symbol or
+ * module has one: a bad OFFSET is an error, never a module's symbol.
  */
 static bool ktp_find_kind(struct ktp_target *t, const char *arg)
 {
 	if ((t->type == 'p' || t->type == 'r') && arg && ktp_user_kind &&
-	    trace_probe_is_uprobe_target(arg)) {
+	    strchr(arg, '/')) {
 		t->kind = ktp_user_kind;
 		return true;
 	}
@@ -687,9 +690,10 @@ static void ktp_put_target(struct ktp_target *t)
 
 /*
  * Where a word leaves a fetch argument open: inside parentheses or
- * brackets (@depth) or a string literal (@quoted).
+ * brackets (@depth) or a string literal (@quoted). Returns where it
+ * ends: at white space outside them, or at the NUL.
  */
-static void ktp_scan_word(const char *p, int *depth, bool *quoted)
+static char *ktp_scan_word(char *p, int *depth, bool *quoted)
 {
 	for (; *p; p++) {
 		if (*quoted) {
@@ -697,44 +701,80 @@ static void ktp_scan_word(const char *p, int *depth, bool *quoted)
 				p++;
 			else if (*p == '"')
 				*quoted = false;
+		} else if (*p == '\\' && p[1] == '"') {
+			/* kprobe events' immediate \"STRING\" has no escapes */
+			p = strchrnul(p + 2, '"');
+			if (!*p)
+				break;
 		} else if (*p == '"') {
 			*quoted = true;
 		} else if (*p == '(' || *p == '[') {
 			(*depth)++;
 		} else if (*p == ')' || *p == ']') {
 			(*depth)--;
+		} else if (isspace(*p) && *depth <= 0) {
+			break;
 		}
 	}
+	return p;
+}
+
+/* A definition in words, in one copy of its text */
+struct ktp_words {
+	char		*text;
+	const char	**argv;
+	int		argc;
+};
+
+static void ktp_free_words(struct ktp_words *w)
+{
+	kfree(w->argv);
+	kfree(w->text);
 }
 
 /*
- * A fetch expression may hold spaces inside parentheses or a string, as
- * the cast "(struct file *)" does; trace_probe_create() split the
- * definition at every space. Its words are in one buffer, in order, each
- * ended by a NUL that argv_split() wrote over the space after it: where
- * a word leaves an argument open, that NUL becomes a space again, which
- * joins the next word to it. The condition, after "if", is joined later.
+ * Split a definition into words as C reads it. A fetch expression may
+ * hold white space inside parentheses, brackets or a string literal, as
+ * the cast "(struct file *)" does: it is one word, as written. The
+ * condition, all that follows the word "if" but the white space around
+ * it, is one word too, byte for byte: the program compares a string
+ * literal's spaces and tabs as the user wrote them, and ktp_probes
+ * shows the condition so.
  */
-static void ktp_join_words(int *argc, const char *argv[])
+static int ktp_split_def(const char *raw, struct ktp_words *w)
 {
 	bool quoted = false;
-	int i, j, depth = 0;
+	char *p, *end;
+	int depth;
 
-	for (i = j = 2; i < *argc; i++) {
-		if (depth > 0 || quoted) {
-			((char *)argv[j - 1])[strlen(argv[j - 1])] = ' ';
-		} else {
-			argv[j++] = argv[i];
-			if (!strcmp(argv[i], "if"))
-				break;
+	w->text = kstrdup(raw, GFP_KERNEL);
+	/* a word is at least one character and a separator */
+	w->argv = kcalloc(strlen(raw) / 2 + 2, sizeof(*w->argv), GFP_KERNEL);
+	if (!w->text || !w->argv)
+		return -ENOMEM;
+	w->argc = 0;
+	for (p = skip_spaces(w->text); *p; p = skip_spaces(p)) {
+		w->argv[w->argc++] = p;
+		depth = 0;
+		/* the letter and the target are words of their own */
+		if (w->argc > 2)
+			end = ktp_scan_word(p, &depth, &quoted);
+		else
+			for (end = p; *end && !isspace(*end); end++)
+				;
+		if (w->argc > 2 && end - p == 2 && !strncmp(p, "if", 2)) {
+			if (*end)
+				*end++ = '\0';
+			p = strim(end);
+			if (*p)
+				w->argv[w->argc++] = p;
+			break;
 		}
-		ktp_scan_word(argv[i], &depth, &quoted);
+		p = end;
+		if (*p)
+			*p++ = '\0';
 	}
-	/* the condition's words, as they are */
-	for (i++; i < *argc; i++)
-		argv[j++] = argv[i];
-	if (*argc > 2)
-		*argc = j;
+	return 0;
 }
 
 /* How many fetch arguments come before "if"; where the condition starts */
@@ -1008,24 +1048,24 @@ void ktp_discard(struct trace_ktp *tk)
 	ktp_free(tk);
 }
 
-static int __ktp_create(int argc, const char *argv[])
-{
-	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
-	struct ktp_target t = { .type = argv[0][0] };
-	int ret;
-
-	ktp_join_words(&argc, argv);
-	trace_probe_log_init("trace_ktp", argc, argv);
-	ret = ktp_define(argc, argv, &t, &ctx);
-	traceprobe_finish_parse(&ctx);
-	trace_probe_log_clear();
-	ktp_put_target(&t);
-	return ret;
-}
-
 static int ktp_create(const char *raw_command)
 {
-	return trace_probe_create(raw_command, __ktp_create);
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
+	struct ktp_words w = {};
+	struct ktp_target t = {};
+	int ret;
+
+	ret = ktp_split_def(raw_command, &w);
+	if (!ret && w.argc) {
+		t.type = w.argv[0][0];
+		trace_probe_log_init("trace_ktp", w.argc, w.argv);
+		ret = ktp_define(w.argc, w.argv, &t, &ctx);
+		traceprobe_finish_parse(&ctx);
+		trace_probe_log_clear();
+		ktp_put_target(&t);
+	}
+	ktp_free_words(&w);
+	return ret;
 }
 
 /*

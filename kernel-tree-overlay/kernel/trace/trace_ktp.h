@@ -96,6 +96,8 @@ struct ktp_target {
  * @init: fill in a probe that now holds its target (optional)
  * @default_args: parse the fetch arguments of a definition without any
  *	(optional)
+ * @arg_flags: the flags trace_probe.c parses the kprobe_events fetch
+ *	argument @arg with, from the definition's @flags (optional)
  * @fetch_arg: check a kprobe_events fetch argument of the probe (optional)
  * @set_env: where the probe's expressions run; a negative errno, with an
  *	error_log entry, if its program can not be made
@@ -128,6 +130,8 @@ struct ktp_kind {
 	void		(*init)(struct trace_ktp *tk);
 	int		(*default_args)(struct trace_ktp *tk,
 					struct traceprobe_parse_context *ctx);
+	unsigned int	(*arg_flags)(struct trace_ktp *tk, const char *arg,
+				     unsigned int flags);
 	int		(*fetch_arg)(struct trace_ktp *tk, struct probe_arg *parg);
 	int		(*set_env)(struct trace_ktp *tk, struct ktp_expr_env *env);
 	int		(*fetch_raw_in_prog)(struct trace_ktp *tk,
@@ -210,6 +214,14 @@ static nokprobe_inline void ktp_count(struct ktp_counters *counters,
 DECLARE_PER_CPU(int, ktp_handler_depth);
 
 /*
+ * Where offset 0 of the file of this CPU's user-space probe hit is
+ * mapped: a fetch argument's @+OFFS (FETCH_OP_FOFFS) is there + OFFS, as
+ * uprobe events find it. The probe's handler sets it, with preemption
+ * disabled around the hit.
+ */
+DECLARE_PER_CPU(unsigned long, ktp_user_file_base);
+
+/*
  * A nesting hit: its level, or -1, and counted missed, if it came in the
  * probe's own handler or too deep in others. @counters are this CPU's,
  * whose @active says the probe's handler runs.
@@ -290,7 +302,6 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 /* ktp_args.c */
 int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 		   int cond_idx, int argc, struct traceprobe_parse_context *ctx);
-char *ktp_join_cond(int argc, const char *argv[]);
 
 /* ktp_files.c */
 /*
