@@ -1225,8 +1225,18 @@ struct bpf_prog *ktp_v_finish(struct ktp_compiler *c)
 	ktp_v_prog_name(attr.prog_name, c->env.name);
 	prog = bpf_prog_load_kern(&attr, &kattr);
 	if (IS_ERR(prog)) {
-		/* bpf()'s errno, as it is: the verifier's, an LSM's, ... */
+		/*
+		 * bpf()'s errno, as it is: the verifier's, an LSM's, ...
+		 * But one only the kernel knows (past EHWPOISON, the last
+		 * of user space's) says that the JIT the program was made
+		 * for did not compile it: with the JIT still on, it failed
+		 * for want of memory (x86's fails on nothing else); turned
+		 * off since the compile, the program needs it, which a
+		 * definition made with the JIT off is told by EOPNOTSUPP.
+		 */
 		err = PTR_ERR(prog);
+		if (err < -EHWPOISON && c->jit)
+			err = ebpf_jit_enabled() ? -ENOMEM : -EOPNOTSUPP;
 		pr_debug("ktp: loading program %s failed: %d\n",
 			 attr.prog_name, err);
 		return ERR_PTR(err);
