@@ -73,10 +73,20 @@ gcc -static -O2 -Wall -o "$ROOT/ktp_bench" "$TOP/harness/bench/ktp_bench.c"
 
 say "installing the KTP kselftests"
 rm -rf "$KOUT/kselftest"
-kmake "$SRC" "$KOUT" TARGETS=ktp \
-	INSTALL_PATH="$ROOT/kselftest" kselftest-install > "$LOGS/kselftest-install.log" 2>&1 ||
+# the modules the tests load (test_modules/) are built against this
+# kernel, in the source tree (KBUILD_EXTMOD): away with what an
+# interrupted build left there
+kmake "$SRC" "$KOUT" M="$SRC/tools/testing/selftests/ktp/test_modules" \
+	clean > "$LOGS/kselftest-install.log" 2>&1 ||
+	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "cleaning the test modules failed"; }
+kmake "$SRC" "$KOUT" TARGETS=ktp KDIR="$KOUT" \
+	INSTALL_PATH="$ROOT/kselftest" kselftest-install >> "$LOGS/kselftest-install.log" 2>&1 ||
 	{ tail -20 "$LOGS/kselftest-install.log" >&2; die "kselftest-install failed"; }
 [ -x "$ROOT/kselftest/run_kselftest.sh" ] || die "kselftest-install produced no run_kselftest.sh"
+# and nothing of the modules' build left in the source tree
+kmake "$SRC" "$KOUT" M="$SRC/tools/testing/selftests/ktp/test_modules" \
+	clean >> "$LOGS/kselftest-install.log" 2>&1 ||
+	die "cleaning the test modules failed"
 
 # upstream's ftrace selftests, which make check runs on the patched and
 # the unpatched kernel (harness/upstream-compare.py)

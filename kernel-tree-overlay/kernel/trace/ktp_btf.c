@@ -781,16 +781,14 @@ static bool ktp_btf_is_base_word(const char *p, int len)
 }
 
 /*
- * A type of the compiler's BTF by name and kind: vmlinux's by the index
- * of trace_btf.c; a module's own by a walk of its types.
+ * A type of the compiler's BTF by name and kind, vmlinux's or a module's,
+ * by the index each keeps (btf_find_by_name_kind_indexed())
  */
 static s32 ktp_btf_find_kind(struct ktp_compiler *c, const char *name, u8 kind)
 {
-	s32 id = btf_find_vmlinux_by_name_kind(name, kind);
-
-	if (id == -ENOMEM || (id == -ENOENT && btf_is_module(c->btf)))
-		id = btf_find_by_name_kind(c->btf, name, kind);
-	return id;
+	if (!c->btf)
+		return -ENOENT;
+	return btf_find_by_name_kind_indexed(c->btf, name, kind);
 }
 
 /* The BTF type a cast names by KIND NAME or a typedef's name, or <= 0 */

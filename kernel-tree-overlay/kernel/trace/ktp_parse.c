@@ -7,9 +7,13 @@
  * stack, a kernel global or symbol, memory, or a field of an event.
  */
 #include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+
+#include <asm/sections.h>
 
 #include "trace.h"
 #include "trace_probe.h"
@@ -643,10 +647,29 @@ static int ktp_fail_name(struct ktp_compiler *c, const char *at)
 	return ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
 }
 
+/* Is @addr a function's, in the kernel or a module? */
+static bool ktp_sym_is_func(unsigned long addr)
+{
+	return core_kernel_text(addr) || is_module_text_address(addr);
+}
+
+/*
+ * Is @addr a variable's: in the data, bss or read-only data of the
+ * kernel or of a module? A per-CPU variable's symbol is an offset into
+ * each CPU's area, and freed init data is no one's.
+ */
+static bool ktp_sym_is_var(unsigned long addr)
+{
+	return is_kernel_core_data(addr) || is_kernel_rodata(addr) ||
+	       (is_module_address(addr) && !is_module_text_address(addr));
+}
+
 /*
  * A bare name: a parameter of the probed function (or an argument of the
- * tracepoint) by its BTF prototype, current, or a kernel global, whose
- * value is the u64 there; a global must be the only symbol of its name.
+ * tracepoint) by its BTF prototype, current, a kernel variable, whose
+ * value is the u64 there, or a function, whose value is its address, as
+ * in C; a variable or a function must be the only symbol of its name.
+ * Any other symbol is refused: no value of its is the name's.
  */
 static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c)
 {
@@ -695,8 +718,12 @@ static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c
 		ktp_fail(c, at, TP_ERR_NON_UNIQ_SYMBOL);
 		return NULL;
 	}
+	if (!ktp_sym_is_func(addr) && !ktp_sym_is_var(addr)) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_VALUE);
+		return NULL;
+	}
 	n = ktp_const(c, addr, KTP_T_U64, at);
-	if (n)
+	if (n && !ktp_sym_is_func(addr))
 		n = ktp_read_node(c, n, KTP_T_U64, false, at);
 	if (n && ktp_next(c))
 		return NULL;

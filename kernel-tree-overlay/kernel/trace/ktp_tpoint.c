@@ -19,6 +19,7 @@
 #include <linux/cred.h>
 #include <linux/filter.h>
 #include <linux/memcontrol.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -108,6 +109,35 @@ static int ktp_tpoint_parse_stub(struct ktp_tpoint *tpoint, const char *arg,
 }
 
 /*
+ * MOD's tracepoint NAME, with a reference of MOD, or NULL if MOD is not
+ * loaded or has none: MOD's own also where vmlinux or another module has
+ * one of that name, which bpf_get_raw_tracepoint(NAME) finds first.
+ * bpf_put_raw_tracepoint() lets go of it.
+ */
+static struct bpf_raw_event_map *
+ktp_module_tracepoint(const char *mod_name, int len, const char *name)
+{
+	struct bpf_raw_event_map *btp = NULL;
+	char buf[MODULE_NAME_LEN];
+	struct module *mod;
+
+	if (len >= sizeof(buf))
+		return NULL;
+	memcpy(buf, mod_name, len);
+	buf[len] = '\0';
+	/* find_module() needs preemption off, as __module_address() */
+	preempt_disable();
+	mod = find_module(buf);
+	if (mod && try_module_get(mod)) {
+		btp = bpf_module_raw_tracepoint(mod, name);
+		if (!btp)
+			module_put(mod);
+	}
+	preempt_enable();
+	return btp;
+}
+
+/*
  * The tracepoint a "t" probe runs on, [MOD:]NAME, with a reference; MOD
  * need not be loaded.
  */
@@ -133,14 +163,13 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 	tpoint->name = kstrdup(name, GFP_KERNEL);
 	if (!tpoint->name)
 		return -ENOMEM;
-	tpoint->btp = bpf_get_raw_tracepoint(name);
+	/* MOD:NAME is MOD's tracepoint, and no other's */
+	if (colon)
+		tpoint->btp = ktp_module_tracepoint(arg, colon - arg, name);
+	else
+		tpoint->btp = bpf_get_raw_tracepoint(name);
 	if (tpoint->btp)
 		mod = ktp_btp_module(tpoint->btp);
-	/* MOD:NAME is MOD's tracepoint, and no other's */
-	if (tpoint->btp && colon && (!mod || !trace_probe_within_module(arg, mod))) {
-		bpf_put_raw_tracepoint(tpoint->btp);
-		tpoint->btp = NULL;
-	}
 	if (!tpoint->btp && (!colon || trace_probe_module_exist(arg))) {
 		trace_probe_log_err(name - arg, NO_TRACEPOINT);
 		return -ENOENT;
