@@ -34,8 +34,9 @@
  * A "t" probe's target: its tracepoint, and while the probe is enabled
  * and the tracepoint there its link. @btp and @mod are NULL
  * while the module of its tracepoint is not loaded; the module is held
- * only while the probe is being defined (@mod_held). A probe defined
- * before its module loads has no program until the module comes, and
+ * only while the probe is being defined (@mod_held). A probe on a
+ * module's tracepoint has its program made again each time the module
+ * comes (one defined before its module loads has none until then), and
  * keeps the credentials and the memory cgroup of its definition to make
  * it then (@cred, @memcg), so that modprobe is charged nothing of it.
  */
@@ -103,8 +104,6 @@ static int ktp_tpoint_parse_stub(struct ktp_tpoint *tpoint, const char *arg,
 	}
 	tpoint->in_module = true;
 	tpoint->num_args = MAX_BPF_FUNC_ARGS;
-	tpoint->cred = get_current_cred();
-	tpoint->memcg = get_mem_cgroup_from_current();
 	return 0;
 }
 
@@ -183,6 +182,11 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 		ret = ktp_tpoint_parse_stub(tpoint, arg, colon - arg);
 		if (ret)
 			return ret;
+	}
+	/* its program is made again, as this writer, when the module comes */
+	if (tpoint->in_module) {
+		tpoint->cred = get_current_cred();
+		tpoint->memcg = get_mem_cgroup_from_current();
 	}
 	/* a module's tracepoint reads back with its module's name */
 	if (tpoint->in_module && !colon)
@@ -451,15 +455,16 @@ static int ktp_tpoint_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
 	tk->vals_off = made->vals_off;
 	((struct ktp_tpoint *)tk->ref)->num_args =
 		((struct ktp_tpoint *)made->ref)->num_args;
-	tk->prog = made->prog;
-	made->prog = NULL;
+	/* the program of the module's last load, if any, goes with @made */
+	swap(tk->prog, made->prog);
 	return 0;
 }
 
 /*
- * The program of a probe defined before its module loaded: its
- * definition is made again, now with the tracepoint's BTF, under the
- * credentials it was defined with, and must record what it did.
+ * The program of a probe on a module's tracepoint, each time the module
+ * comes: its definition is made again, with the tracepoint's BTF, the
+ * module's symbols and types where they are now, under the credentials
+ * it was defined with, and must record what it did.
  */
 static int ktp_tpoint_make_prog(struct trace_ktp *tk)
 {
@@ -518,10 +523,10 @@ out:
 }
 
 /*
- * A module comes: make the programs of probes on its tracepoints that
- * were defined before it loaded, and attach those that are enabled. (At
- * priority -1, after the BTF and BPF notifiers, which make the module's
- * BTF and tracepoints known to BPF, have run.)
+ * A module comes: make the programs of probes on its tracepoints again,
+ * and attach those that are enabled. (At priority -1, after the BTF and
+ * BPF notifiers, which make the module's BTF and tracepoints known to
+ * BPF, have run.)
  */
 static int ktp_tpoint_module_coming(struct notifier_block *nb,
 				    unsigned long val, void *data)
@@ -546,9 +551,8 @@ static int ktp_tpoint_module_coming(struct notifier_block *nb,
 		    !trace_probe_within_module(tpoint->target, mod))
 			continue;
 		btp = bpf_module_raw_tracepoint(mod, tpoint->name);
-		ret = btp ? 0 : -ENOENT;
-		if (btp && !tk->prog)
-			ret = ktp_tpoint_make_prog(tk);
+		/* addresses and types of the module's last load are stale */
+		ret = btp ? ktp_tpoint_make_prog(tk) : -ENOENT;
 		if (!ret) {
 			tpoint->btp = btp;
 			tpoint->mod = mod;
