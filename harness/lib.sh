@@ -95,8 +95,24 @@ install_modules() {
 	grep -qx CONFIG_MODULES=y "$out/.config" || return 0
 	kmake "$src" "$out" modules &&
 		kmake "$src" "$out" INSTALL_MOD_PATH="$out/modules-root" INSTALL_MOD_STRIP=1 modules_install &&
+		install_test_modules "$src" "$out" &&
 		(cd "$out" && "$src/usr/gen_initramfs.sh" -o "$out/modules.cpio" \
 			-u squash -g squash "$out/modules-root")
+}
+
+# install_test_modules SRC OUT: the modules the KTP kselftests load,
+# built against this kernel (a module of another kernel's is refused),
+# at the path the kselftests load them from: boot.sh appends the kernel's
+# modules to the initramfs, over the test kernel's there. Nothing of the
+# build stays in the source tree.
+install_test_modules() {
+	local src=$1 out=$2 tm=$1/tools/testing/selftests/ktp/test_modules
+
+	[ -d "$tm" ] || return 0
+	kmake "$src" "$out" M="$tm" modules &&
+		mkdir -p "$out/modules-root/kselftest/ktp/test_modules" &&
+		cp "$tm"/*.ko "$out/modules-root/kselftest/ktp/test_modules/" &&
+		kmake "$src" "$out" M="$tm" clean
 }
 
 # sum_results PASSED FAILED FILE...: the sum of the FILEs' last lines,
