@@ -187,6 +187,21 @@ row define_ktp_cond10 /ktp_bench define ktp_probes "p:kd $fn a=%di:u64 if $cond1
 row define_ktp_btf4 /ktp_bench define ktp_probes "p:kd vfs_read $btf4" -- \
 	ktp_probes "-:kd"
 
+# loading a module: with no KTP probe, and with 50 "t" probes on its
+# tracepoint defined before it loads, whose programs are made, from their
+# definitions, each time it loads. (The module is the patched kernel's.)
+KO=/kselftest/ktp/test_modules/ktp_test_mod.ko
+if [ -f "$KO" ]; then
+	row ktp_module_load /ktp_bench modload "$KO" ktp_test_mod
+	i=0
+	while [ $i -lt 50 ]; do
+		echo "t:m$i ktp_test_mod:sched_kthread_stop_ret if \$arg1 == $i" >> ktp_probes
+		i=$((i + 1))
+	done
+	row ktp_module_load_t50 /ktp_bench modload "$KO" ktp_test_mod
+	echo > ktp_probes
+fi
+
 echo 0 > /proc/sys/net/core/bpf_jit_enable
 ktp ktp_p_false_interp "p:kt $fn a=%di:u64 if %di == 12345" interp
 ktp ktp_p_false10_interp "p:kt $fn a=%di:u64 if $cond10" interp

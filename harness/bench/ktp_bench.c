@@ -36,6 +36,9 @@
  *   ktp_bench define FILE TEXT [FILE TEXT]... -- FILE TEXT...
  *	instructions to write each TEXT to its FILE, in order, as one
  *	definition; the writes after -- undo it between runs, untimed
+ *   ktp_bench modload PATH NAME
+ *	instructions to load the module at PATH; NAME, its name, is
+ *	unloaded between runs, untimed
  *
  * BPF programs are loaded and attached with raw bpf() and
  * perf_event_open() calls, no libbpf. Errors go to stderr and exit 1.
@@ -292,6 +295,32 @@ static double define_cost(int argc, char **argv)
 	return best;
 }
 
+/*
+ * Instructions to load the module at @path (finit_module()), best of
+ * RUNS; @name is unloaded after each load, outside the timed part.
+ */
+static double modload_cost(const char *path, const char *name)
+{
+	long long t, best = -1;
+	int fd, run;
+
+	for (run = 0; run < RUNS; run++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			fail(path);
+		t = now_ns();
+		if (syscall(__NR_finit_module, fd, "", 0))
+			fail("finit_module");
+		t = now_ns() - t;
+		close(fd);
+		if (syscall(__NR_delete_module, name, O_NONBLOCK))
+			fail("delete_module");
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return best;
+}
+
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -466,6 +495,8 @@ int main(int argc, char **argv)
 		cost = pagefault_cost(count_arg(argc, argv, 2, 2048));
 	} else if (!strcmp(mode, "define")) {
 		cost = define_cost(argc - 2, argv + 2);
+	} else if (!strcmp(mode, "modload") && argc >= 4) {
+		cost = modload_cost(argv[2], argv[3]);
 	} else {
 		fprintf(stderr, "usage: see the comment at the top of ktp_bench.c\n");
 		return 2;

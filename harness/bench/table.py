@@ -72,6 +72,8 @@ ROWS = [
     ("define_ktp_cond10", "definition: KTP + 10-op condition", "abs"),
     ("define_kprobe_btf4", "definition: kprobe_events, 2 names + 2 chains", "abs"),
     ("define_ktp_btf4", "definition: KTP, the same BTF args", "abs"),
+    ("ktp_module_load", "loading a module (ktp_test_mod), no KTP probe", "abs"),
+    ("ktp_module_load_t50", "loading it with 50 t probes on its tracepoint", "abs"),
 ]
 
 
