@@ -102,9 +102,7 @@ static void ktp_show_def(struct seq_file *m, struct trace_ktp *tk)
 {
 	int i;
 
-	seq_putc(m, !tk->kind ? (ktp_is_return(tk) ? 'r' : 'p') :
-		 tk->kind->def_letter ? tk->kind->def_letter(tk->ref) :
-		 tk->kind->letter);
+	seq_putc(m, ktp_def_letter(tk));
 	if (tk->maxactive)
 		seq_printf(m, "%u", tk->maxactive);
 	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),

@@ -674,8 +674,8 @@ static bool ktp_sym_is_var(unsigned long addr)
 static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c)
 {
 	const char *at = c->tok_start;
+	bool unique = true, is_func;
 	unsigned int num;
-	bool unique = true;
 	unsigned long addr;
 	struct ktp_node *n;
 	int ret;
@@ -718,12 +718,13 @@ static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c
 		ktp_fail(c, at, TP_ERR_NON_UNIQ_SYMBOL);
 		return NULL;
 	}
-	if (!ktp_sym_is_func(addr) && !ktp_sym_is_var(addr)) {
+	is_func = ktp_sym_is_func(addr);
+	if (!is_func && !ktp_sym_is_var(addr)) {
 		ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_VALUE);
 		return NULL;
 	}
 	n = ktp_const(c, addr, KTP_T_U64, at);
-	if (n && !ktp_sym_is_func(addr))
+	if (n && !is_func)
 		n = ktp_read_node(c, n, KTP_T_U64, false, at);
 	if (n && ktp_next(c))
 		return NULL;

@@ -16,12 +16,9 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
-#include <linux/cred.h>
 #include <linux/filter.h>
-#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
-#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -36,9 +33,8 @@
  * while the module of its tracepoint is not loaded; the module is held
  * only while the probe is being defined (@mod_held). A probe on a
  * module's tracepoint has its program made again each time the module
- * comes (one defined before its module loads has none until then), and
- * keeps the credentials and the memory cgroup of its definition to make
- * it then (@cred, @memcg), so that modprobe is charged nothing of it.
+ * comes (one defined before its module loads has none until then): see
+ * ktp_tpoint_module_coming().
  */
 struct ktp_tpoint {
 	struct bpf_raw_event_map	*btp;
@@ -49,8 +45,6 @@ struct ktp_tpoint {
 	bool				in_module;
 	struct module			*mod;		/* only to compare */
 	bool				mod_held;
-	const struct cred		*cred;
-	struct mem_cgroup		*memcg;
 };
 
 /* The module a tracepoint is in, or NULL for vmlinux's */
@@ -70,9 +64,6 @@ static void ktp_tpoint_put(void *ref)
 
 	if (tpoint->btp && (!tpoint->in_module || tpoint->mod_held))
 		bpf_put_raw_tracepoint(tpoint->btp);
-	if (tpoint->cred)
-		put_cred(tpoint->cred);
-	mem_cgroup_put(tpoint->memcg);
 	kfree(tpoint->target);
 	kfree(tpoint->name);
 	kfree(tpoint);
@@ -108,31 +99,24 @@ static int ktp_tpoint_parse_stub(struct ktp_tpoint *tpoint, const char *arg,
 }
 
 /*
- * MOD's tracepoint NAME, with a reference of MOD, or NULL if MOD is not
- * loaded or has none: MOD's own also where vmlinux or another module has
- * one of that name, which bpf_get_raw_tracepoint(NAME) finds first.
- * bpf_put_raw_tracepoint() lets go of it.
+ * MOD's tracepoint NAME, of @target "MOD:NAME", with a reference of MOD,
+ * or NULL if MOD is not loaded or has none: MOD's own also where vmlinux
+ * or another module has one of that name, which
+ * bpf_get_raw_tracepoint(NAME) finds first. bpf_put_raw_tracepoint()
+ * lets go of it.
  */
-static struct bpf_raw_event_map *
-ktp_module_tracepoint(const char *mod_name, int len, const char *name)
+static struct bpf_raw_event_map *ktp_module_tracepoint(const char *target,
+						       const char *name)
 {
-	struct bpf_raw_event_map *btp = NULL;
-	char buf[MODULE_NAME_LEN];
+	struct bpf_raw_event_map *btp;
 	struct module *mod;
 
-	if (len >= sizeof(buf))
+	mod = trace_probe_module_get(target);
+	if (!mod)
 		return NULL;
-	memcpy(buf, mod_name, len);
-	buf[len] = '\0';
-	/* find_module() needs preemption off, as __module_address() */
-	preempt_disable();
-	mod = find_module(buf);
-	if (mod && try_module_get(mod)) {
-		btp = bpf_module_raw_tracepoint(mod, name);
-		if (!btp)
-			module_put(mod);
-	}
-	preempt_enable();
+	btp = bpf_module_raw_tracepoint(mod, name);
+	if (!btp)
+		module_put(mod);
 	return btp;
 }
 
@@ -164,7 +148,7 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 		return -ENOMEM;
 	/* MOD:NAME is MOD's tracepoint, and no other's */
 	if (colon)
-		tpoint->btp = ktp_module_tracepoint(arg, colon - arg, name);
+		tpoint->btp = ktp_module_tracepoint(arg, name);
 	else
 		tpoint->btp = bpf_get_raw_tracepoint(name);
 	if (tpoint->btp)
@@ -182,11 +166,6 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 		ret = ktp_tpoint_parse_stub(tpoint, arg, colon - arg);
 		if (ret)
 			return ret;
-	}
-	/* its program is made again, as this writer, when the module comes */
-	if (tpoint->in_module) {
-		tpoint->cred = get_current_cred();
-		tpoint->memcg = get_mem_cgroup_from_current();
 	}
 	/* a module's tracepoint reads back with its module's name */
 	if (tpoint->in_module && !colon)
@@ -400,6 +379,41 @@ static void ktp_tpoint_disable(struct trace_ktp *tk,
 		ktp_tpoint_detach(tk->ref);
 }
 
+#ifdef CONFIG_MODULES
+/*
+ * The module of the probe's tracepoint comes: the probe takes the program
+ * made again with the tracepoint's BTF, the module's symbols and types
+ * where they are now, and is attached if it is enabled. (The BTF and BPF
+ * notifiers, which make the module's BTF and tracepoints known to BPF,
+ * have run.)
+ */
+static int ktp_tpoint_module_coming(struct trace_ktp *tk, struct module *mod,
+				    struct trace_ktp *made)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+	struct bpf_raw_event_map *btp;
+	int ret;
+
+	/* armed: defined as the module came */
+	if (tpoint->btp)
+		return 0;
+	if (IS_ERR(made))
+		return PTR_ERR(made);
+	btp = bpf_module_raw_tracepoint(mod, tpoint->name);
+	if (!btp || !made)
+		return -ENOENT;
+	ret = ktp_take_prog(tk, made);
+	if (ret)
+		return ret;
+	tpoint->num_args = ((struct ktp_tpoint *)made->ref)->num_args;
+	tpoint->btp = btp;
+	tpoint->mod = mod;
+	return trace_probe_is_enabled(&tk->tp) ? ktp_tpoint_attach(tk) : 0;
+}
+#else
+#define ktp_tpoint_module_coming	NULL
+#endif
+
 static const struct ktp_kind ktp_tpoint_kind = {
 	.letter			= 't',
 	/* the program is what runs on the tracepoint */
@@ -417,6 +431,7 @@ static const struct ktp_kind ktp_tpoint_kind = {
 	.enable			= ktp_tpoint_enable,
 	.disable		= ktp_tpoint_disable,
 	.defined		= ktp_tpoint_defined,
+	.module_coming		= ktp_tpoint_module_coming,
 };
 
 #ifdef CONFIG_MODULES
@@ -427,148 +442,6 @@ static struct trace_ktp *ktp_tpoint_probe(struct dyn_event *ev)
 
 	return tk && tk->kind == &ktp_tpoint_kind ? tk : NULL;
 }
-
-/*
- * Take the program and the fetch instructions @made has, for a probe
- * whose fields they must fill as they are: the same names and types.
- */
-static int ktp_tpoint_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
-{
-	struct probe_arg *a, *b;
-	int i, ret;
-
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		a = &tk->tp.args[i];
-		b = &made->tp.args[i];
-		if (a->type != b->type || a->count != b->count ||
-		    strcmp(a->name, b->name))
-			return -EINVAL;
-	}
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&made->tp.args[i]);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < tk->tp.nr_args; i++)
-		swap(tk->tp.args[i].code, made->tp.args[i].code);
-	bitmap_copy(tk->prog_args, made->prog_args, MAX_TRACE_ARGS);
-	tk->vals_off = made->vals_off;
-	((struct ktp_tpoint *)tk->ref)->num_args =
-		((struct ktp_tpoint *)made->ref)->num_args;
-	/* the program of the module's last load, if any, goes with @made */
-	swap(tk->prog, made->prog);
-	return 0;
-}
-
-/*
- * The program of a probe on a module's tracepoint, each time the module
- * comes: its definition is made again, with the tracepoint's BTF, the
- * module's symbols and types where they are now, under the credentials
- * it was defined with, and must record what it did.
- */
-static int ktp_tpoint_make_prog(struct trace_ktp *tk)
-{
-	struct ktp_tpoint *tpoint = tk->ref;
-	int i, nr = tk->tp.nr_args, argc = 2 + nr + (tk->cond ? 2 : 0);
-	struct mem_cgroup *old_memcg;
-	const struct cred *old_cred;
-	struct trace_ktp *made;
-	const char **argv;
-	char **words;
-	int ret = -ENOMEM;
-
-	argv = kcalloc(argc, sizeof(*argv), GFP_KERNEL);
-	words = kcalloc(nr + 1, sizeof(*words), GFP_KERNEL);
-	if (!argv || !words)
-		goto out;
-	words[nr] = kasprintf(GFP_KERNEL, "t:%s/%s",
-			      trace_probe_group_name(&tk->tp),
-			      trace_probe_name(&tk->tp));
-	argv[0] = words[nr];
-	argv[1] = tpoint->target;
-	for (i = 0; i < nr; i++) {
-		if (tk->exprs && tk->exprs[i]) {
-			argv[2 + i] = tk->exprs[i];
-			continue;
-		}
-		words[i] = kasprintf(GFP_KERNEL, "%s=%s", tk->tp.args[i].name,
-				     tk->tp.args[i].comm);
-		argv[2 + i] = words[i];
-	}
-	if (tk->cond) {
-		argv[2 + nr] = "if";
-		argv[3 + nr] = tk->cond;
-	}
-	for (i = 0; i < argc; i++)
-		if (!argv[i])
-			goto out;
-
-	old_cred = override_creds(tpoint->cred);
-	old_memcg = set_active_memcg(tpoint->memcg);
-	made = ktp_remake(argc, argv);
-	set_active_memcg(old_memcg);
-	revert_creds(old_cred);
-	ret = PTR_ERR_OR_ZERO(made);
-	if (ret)
-		goto out;
-	ret = ktp_tpoint_take_prog(tk, made);
-	ktp_discard(made);
-out:
-	if (words)
-		for (i = 0; i <= nr; i++)
-			kfree(words[i]);
-	kfree(words);
-	kfree(argv);
-	return ret;
-}
-
-/*
- * A module comes: make the programs of probes on its tracepoints again,
- * and attach those that are enabled. (At priority -1, after the BTF and
- * BPF notifiers, which make the module's BTF and tracepoints known to
- * BPF, have run.)
- */
-static int ktp_tpoint_module_coming(struct notifier_block *nb,
-				    unsigned long val, void *data)
-{
-	struct bpf_raw_event_map *btp;
-	struct module *mod = data;
-	struct ktp_tpoint *tpoint;
-	struct dyn_event *pos;
-	struct trace_ktp *tk;
-	int ret;
-
-	if (val != MODULE_STATE_COMING)
-		return NOTIFY_DONE;
-
-	/* as a definition: error_log's lock, then the events' */
-	guard(mutex)(&dyn_event_ops_mutex);
-	guard(mutex)(&event_mutex);
-	for_each_dyn_event(pos) {
-		tk = ktp_tpoint_probe(pos);
-		tpoint = tk ? tk->ref : NULL;
-		if (!tpoint || !tpoint->in_module || tpoint->btp ||
-		    !trace_probe_within_module(tpoint->target, mod))
-			continue;
-		btp = bpf_module_raw_tracepoint(mod, tpoint->name);
-		/* addresses and types of the module's last load are stale */
-		ret = btp ? ktp_tpoint_make_prog(tk) : -ENOENT;
-		if (!ret) {
-			tpoint->btp = btp;
-			tpoint->mod = mod;
-			if (trace_probe_is_enabled(&tk->tp))
-				ret = ktp_tpoint_attach(tk);
-		}
-		if (ret)
-			ktp_warn_not_armed(tk, ret);
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block ktp_tpoint_module_coming_nb = {
-	.notifier_call	= ktp_tpoint_module_coming,
-	.priority	= -1,
-};
 
 /*
  * A module goes: detach the probes on its tracepoints, before the
@@ -703,8 +576,6 @@ static int __init ktp_tpoint_init_kind(void)
 #ifdef CONFIG_MODULES
 	if (!ret)
 		ret = register_tracepoint_module_notifier(&ktp_tpoint_module_nb);
-	if (!ret)
-		ret = register_module_notifier(&ktp_tpoint_module_coming_nb);
 #endif
 	return ret ?: ktp_register_kind(&ktp_tpoint_kind);
 }

@@ -14,11 +14,14 @@
  * enables it; see trace_ktp.h for the other files of KTP.
  */
 #include <linux/bpf.h>
+#include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
@@ -174,6 +177,9 @@ static void ktp_free(struct trace_ktp *tk)
 	kfree(tk->cond);
 	kfree(tk->target);
 	kfree(tk->symbol);
+	if (tk->cred)
+		put_cred(tk->cred);
+	mem_cgroup_put(tk->memcg);
 	if (tk->kind && tk->ref)
 		tk->kind->put_ref(tk->ref);
 	free_percpu(tk->counters);
@@ -352,6 +358,9 @@ static int ktp_register_new_kprobe(struct trace_ktp *tk)
 	return ret;
 }
 
+/* The serial number of the last probe registered, under event_mutex */
+static u64 ktp_serial;
+
 /*
  * Register the trace event and, for 'p' and 'r', the kprobe (disarmed),
  * under event_mutex. Other kinds hook their probes when enabled.
@@ -401,6 +410,7 @@ static int ktp_register(struct trace_ktp *tk)
 		}
 	}
 
+	tk->serial = ++ktp_serial;
 	dyn_event_add(&tk->devent, call);
 	/* under event_mutex: no removal of the probe can come before */
 	if (tk->kind && tk->kind->defined)
@@ -530,59 +540,6 @@ void ktp_warn_not_armed(struct trace_ktp *tk, int err)
 		trace_probe_group_name(&tk->tp), trace_probe_name(&tk->tp),
 		tk->target, err);
 }
-
-#ifdef CONFIG_MODULES
-/*
- * A module comes: register the kprobes of the probes on its functions
- * again, where the functions are now, armed if their probes are enabled.
- * When it goes, kprobes marks them gone, and the probes keep their
- * events, enable state, triggers and counters.
- */
-static int ktp_module_notify(struct notifier_block *nb, unsigned long val,
-			     void *data)
-{
-	struct module *mod = data;
-	struct dyn_event *pos;
-	struct trace_ktp *tk;
-	unsigned long addr;
-	int ret, code;
-
-	if (val != MODULE_STATE_COMING)
-		return NOTIFY_DONE;
-
-	guard(mutex)(&event_mutex);
-	for_each_dyn_event(pos) {
-		tk = ktp_of_dyn_event(pos);
-		if (!tk || !ktp_is_kprobe(tk) || !tk->symbol ||
-		    !trace_probe_within_module(tk->symbol, mod))
-			continue;
-		/* the kprobe of the module's last load, gone */
-		ktp_unregister_kprobe(tk);
-		ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
-				       ktp_is_return(tk), &addr, &code);
-		if (!ret)
-			ret = ktp_register_kprobe(tk);
-		if (ret)
-			ktp_warn_not_armed(tk, ret);
-	}
-	return NOTIFY_DONE;
-}
-
-/*
- * After kprobes' notifier (priority 0) has added the module's blacklist,
- * which ktp_check_symbol() reads.
- */
-static struct notifier_block ktp_module_nb = {
-	.notifier_call	= ktp_module_notify,
-	.priority	= -1,
-};
-
-static __init int ktp_module_init(void)
-{
-	return register_module_notifier(&ktp_module_nb);
-}
-fs_initcall(ktp_module_init);
-#endif /* CONFIG_MODULES */
 
 /* The MAXACTIVE of "r[MAXACTIVE]", @len characters; 0 if none. */
 static int ktp_parse_maxactive(const char *arg, int len, bool is_return,
@@ -894,6 +851,20 @@ static char *ktp_target_name(struct trace_ktp *tk)
 }
 
 /*
+ * Is @tk made again from its definition each time the module its target
+ * names ("MOD:") comes, so that the names it reads, their addresses and
+ * types are that load's? A "p" or "r" probe with a program (without one,
+ * the @SYM of its fetch arguments are found again), and a probe of a
+ * kind that arms itself then.
+ */
+static bool ktp_remade_at_load(struct trace_ktp *tk)
+{
+	if (ktp_is_kprobe(tk))
+		return tk->prog && tk->symbol && strchr(tk->symbol, ':');
+	return tk->kind->module_coming && strchr(tk->target, ':');
+}
+
+/*
  * Make the probe @tk of its target: take the target, parse its fetch
  * arguments and compile its condition (from @cond_idx), set its format.
  */
@@ -922,6 +893,10 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 		return ret;
 	if (!tk->kind && t->type == 'r')
 		ktp_set_entry_data(tk, nfetch);
+	if (ktp_remade_at_load(tk)) {
+		tk->cred = get_current_cred();
+		tk->memcg = get_mem_cgroup_from_current();
+	}
 
 	ret = traceprobe_set_print_fmt(&tk->tp, !ktp_is_kprobe(tk) ?
 					PROBE_PRINT_EVENT :
@@ -1011,19 +986,13 @@ static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 	return ret;
 }
 
-/**
- * ktp_remake() - make a probe again from its definition, unregistered
- * @argc: the number of words of @argv
- * @argv: the definition, a fetch argument or the condition a word
- *
- * For a kind whose probe could not be made whole when it was defined: a
- * "t" probe on the tracepoint of a module that was not loaded. The
- * caller holds dyn_event_ops_mutex, for error_log, where errors go as a
- * definition's do.
- *
- * Return: the probe, to free with ktp_discard(), or an ERR_PTR().
+#ifdef CONFIG_MODULES
+/*
+ * Make a probe again from its definition, unregistered, when the module
+ * its target names comes. The caller holds dyn_event_ops_mutex, for
+ * error_log, where errors go as a definition's do.
  */
-struct trace_ktp *ktp_remake(int argc, const char *argv[])
+static struct trace_ktp *ktp_remake(int argc, const char *argv[])
 {
 	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
 	struct ktp_target t = { .type = argv[0][0] };
@@ -1040,13 +1009,284 @@ struct trace_ktp *ktp_remake(int argc, const char *argv[])
 }
 
 /**
- * ktp_discard() - free a probe ktp_remake() made
- * @tk: the probe, never registered
+ * ktp_take_prog() - take the program and the fetch instructions of a
+ *	probe made again
+ * @tk: the probe, with no handler running its program
+ * @made: its definition, made again when the module of its target came
+ *
+ * The fields must be the same, names and types, and so must what an "r"
+ * probe keeps from the entry. @tk's program, if it has one, goes to
+ * @made, and is freed with it.
+ *
+ * Return: 0, or -EINVAL if the fields differ, or what
+ * traceprobe_update_arg() returns.
  */
-void ktp_discard(struct trace_ktp *tk)
+int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
 {
-	ktp_free(tk);
+	struct probe_arg *a, *b;
+	int i, ret;
+
+	if (made->tp.nr_args != tk->tp.nr_args ||
+	    made->entry_off != tk->entry_off ||
+	    made->rp.data_size != tk->rp.data_size)
+		return -EINVAL;
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		a = &tk->tp.args[i];
+		b = &made->tp.args[i];
+		if (a->type != b->type || a->count != b->count ||
+		    strcmp(a->name, b->name))
+			return -EINVAL;
+	}
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		ret = traceprobe_update_arg(&made->tp.args[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < tk->tp.nr_args; i++)
+		swap(tk->tp.args[i].code, made->tp.args[i].code);
+	bitmap_copy(tk->prog_args, made->prog_args, MAX_TRACE_ARGS);
+	tk->vals_off = made->vals_off;
+	swap(tk->prog, made->prog);
+	return 0;
 }
+
+/*
+ * A probe to make again as its module comes: the words of its
+ * definition, its definer's credentials and memory cgroup, copied under
+ * event_mutex. It is made (verified and JITed) without event_mutex, on
+ * which enabling, disabling and opening every event wait, and without
+ * holding off its removal: the probe takes what was made only if it is
+ * still there, found again by its address and serial number.
+ */
+struct ktp_remade {
+	struct list_head	list;
+	struct trace_ktp	*tk;		/* compared only */
+	u64			serial;
+	int			argc;
+	char			**argv;
+	const struct cred	*cred;
+	struct mem_cgroup	*memcg;
+	struct trace_ktp	*made;		/* or an ERR_PTR() */
+};
+
+static void ktp_remade_free(struct list_head *list)
+{
+	struct ktp_remade *r, *n;
+	int i;
+
+	list_for_each_entry_safe(r, n, list, list) {
+		ktp_free(r->made);
+		for (i = 0; r->argv && i < r->argc; i++)
+			kfree(r->argv[i]);
+		kfree(r->argv);
+		if (r->cred)
+			put_cred(r->cred);
+		mem_cgroup_put(r->memcg);
+		kfree(r);
+	}
+}
+
+/* The words of @tk's definition, as ktp_probes shows them */
+static int ktp_remade_words(struct ktp_remade *r, struct trace_ktp *tk)
+{
+	int i, nr = tk->tp.nr_args;
+	char **argv;
+
+	r->argc = 2 + nr + (tk->cond ? 2 : 0);
+	argv = kcalloc(r->argc, sizeof(*argv), GFP_KERNEL);
+	r->argv = argv;
+	if (!argv)
+		return -ENOMEM;
+	if (tk->maxactive)
+		argv[0] = kasprintf(GFP_KERNEL, "%c%u:%s/%s",
+				    ktp_def_letter(tk), tk->maxactive,
+				    trace_probe_group_name(&tk->tp),
+				    trace_probe_name(&tk->tp));
+	else
+		argv[0] = kasprintf(GFP_KERNEL, "%c:%s/%s", ktp_def_letter(tk),
+				    trace_probe_group_name(&tk->tp),
+				    trace_probe_name(&tk->tp));
+	argv[1] = kstrdup(tk->target, GFP_KERNEL);
+	for (i = 0; i < nr; i++) {
+		if (tk->exprs && tk->exprs[i])
+			argv[2 + i] = kstrdup(tk->exprs[i], GFP_KERNEL);
+		else
+			argv[2 + i] = kasprintf(GFP_KERNEL, "%s=%s",
+						tk->tp.args[i].name,
+						tk->tp.args[i].comm);
+	}
+	if (tk->cond) {
+		argv[2 + nr] = kstrdup("if", GFP_KERNEL);
+		argv[3 + nr] = kstrdup(tk->cond, GFP_KERNEL);
+	}
+	for (i = 0; i < r->argc; i++)
+		if (!argv[i])
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Under event_mutex: what ktp_remade_make() needs to make @tk again.
+ * Return: 0, or -ENOMEM if there is no room to say @tk could not be made.
+ */
+static int ktp_remade_add(struct list_head *list, struct trace_ktp *tk)
+{
+	struct ktp_remade *r;
+	int ret;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	list_add_tail(&r->list, list);
+	r->tk = tk;
+	r->serial = tk->serial;
+	r->cred = get_cred(tk->cred);
+	if (mem_cgroup_tryget(tk->memcg))
+		r->memcg = tk->memcg;
+	ret = ktp_remade_words(r, tk);
+	if (ret)
+		r->made = ERR_PTR(ret);
+	return 0;
+}
+
+/* Without event_mutex: make the probe again, as its definer made it */
+static void ktp_remade_make(struct ktp_remade *r)
+{
+	struct mem_cgroup *old_memcg;
+	const struct cred *old_cred;
+
+	old_cred = override_creds(r->cred);
+	old_memcg = set_active_memcg(r->memcg);
+	r->made = ktp_remake(r->argc, (const char **)r->argv);
+	set_active_memcg(old_memcg);
+	revert_creds(old_cred);
+}
+
+/*
+ * What was made of @tk's definition: NULL if @tk did not need it, or was
+ * defined after the list was made (as the module came), an ERR_PTR() if
+ * it could not be made.
+ */
+static struct trace_ktp *ktp_remade_of(struct list_head *list,
+				       struct trace_ktp *tk, u64 listed)
+{
+	struct ktp_remade *r;
+
+	if (!ktp_remade_at_load(tk) || tk->serial > listed)
+		return NULL;
+	list_for_each_entry(r, list, list)
+		if (r->tk == tk && r->serial == tk->serial)
+			return r->made;
+	return ERR_PTR(-ENOMEM);	/* ktp_remade_add() failed */
+}
+
+/* Is @tk on a function or tracepoint of @mod, which its target names? */
+static bool ktp_on_module(struct trace_ktp *tk, struct module *mod)
+{
+	if (ktp_is_kprobe(tk))
+		return tk->symbol && trace_probe_within_module(tk->symbol, mod);
+	return tk->kind->module_coming &&
+	       trace_probe_within_module(tk->target, mod);
+}
+
+/*
+ * The kprobe of a "p" or "r" probe on a function of a module that comes,
+ * registered again where the function is now, with the @SYM of its fetch
+ * arguments found again (as kprobe events find them at each
+ * registration) and the program @made, if it has one.
+ */
+static int ktp_kprobe_module_coming(struct trace_ktp *tk,
+				    struct trace_ktp *made)
+{
+	unsigned long addr;
+	int i, ret, code;
+
+	/* the kprobe of the module's last load, gone */
+	ktp_unregister_kprobe(tk);
+	if (IS_ERR(made))
+		return PTR_ERR(made);
+	ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
+			       ktp_is_return(tk), &addr, &code);
+	for (i = 0; !ret && i < tk->tp.nr_args; i++)
+		ret = traceprobe_update_arg(&tk->tp.args[i]);
+	if (!ret && made)
+		ret = ktp_take_prog(tk, made);
+	return ret ?: ktp_register_kprobe(tk);
+}
+
+/*
+ * A module comes: arm the probes on it again, where its functions and
+ * tracepoints are now, those with programs made again from their
+ * definitions. When it goes, kprobes marks the kprobes gone, and kinds
+ * unhook their probes; the probes keep their events, enable state,
+ * triggers and counters.
+ */
+static int ktp_module_coming(struct notifier_block *nb, unsigned long val,
+			     void *data)
+{
+	struct module *mod = data;
+	struct trace_ktp *tk, *made;
+	struct ktp_remade *r;
+	struct dyn_event *pos;
+	LIST_HEAD(remade);
+	u64 listed;
+	int ret;
+
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+
+	scoped_guard(mutex, &event_mutex) {
+		listed = ktp_serial;
+		for_each_dyn_event(pos) {
+			tk = ktp_of_dyn_event(pos);
+			if (tk && ktp_on_module(tk, mod) &&
+			    ktp_remade_at_load(tk) &&
+			    ktp_remade_add(&remade, tk))
+				break;	/* the rest as ktp_remade_of() says */
+		}
+	}
+
+	/* as a definition: error_log's lock, then the events' */
+	if (!list_empty(&remade))
+		mutex_lock(&dyn_event_ops_mutex);
+	list_for_each_entry(r, &remade, list)
+		if (!r->made)
+			ktp_remade_make(r);
+
+	scoped_guard(mutex, &event_mutex) {
+		for_each_dyn_event(pos) {
+			tk = ktp_of_dyn_event(pos);
+			if (!tk || !ktp_on_module(tk, mod))
+				continue;
+			made = ktp_remade_of(&remade, tk, listed);
+			ret = tk->kind ? tk->kind->module_coming(tk, mod, made) :
+			      ktp_kprobe_module_coming(tk, made);
+			if (ret)
+				ktp_warn_not_armed(tk, ret);
+		}
+	}
+	if (!list_empty(&remade))
+		mutex_unlock(&dyn_event_ops_mutex);
+	ktp_remade_free(&remade);
+	return NOTIFY_DONE;
+}
+
+/*
+ * After kprobes' notifier (priority 0) has added the module's blacklist,
+ * which ktp_check_symbol() reads, and after the BTF and BPF notifiers,
+ * which make the module's BTF and tracepoints known to BPF.
+ */
+static struct notifier_block ktp_module_nb = {
+	.notifier_call	= ktp_module_coming,
+	.priority	= -1,
+};
+
+static __init int ktp_module_init(void)
+{
+	return register_module_notifier(&ktp_module_nb);
+}
+fs_initcall(ktp_module_init);
+#endif /* CONFIG_MODULES */
 
 static int ktp_create(const char *raw_command)
 {

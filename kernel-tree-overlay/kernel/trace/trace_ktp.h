@@ -63,6 +63,14 @@ struct trace_ktp {
 	char			**exprs;	/* fetch expressions, as shown */
 	unsigned int		entry_off;	/* 'r': saved $argN in ri->data */
 	unsigned int		vals_off;	/* 'r': the program's values there */
+	u64			serial;		/* which probe, of all registered */
+	/*
+	 * A probe made again from its definition each time the module its
+	 * target names comes (see ktp_remade_at_load()): its definer's, to
+	 * make it as it was defined, and charge the definer, not modprobe.
+	 */
+	const struct cred	*cred;
+	struct mem_cgroup	*memcg;
 	/* the fetch arguments whose values the program writes */
 	DECLARE_BITMAP(prog_args, MAX_TRACE_ARGS);
 	struct trace_probe	tp;		/* last: args[] follows */
@@ -112,6 +120,12 @@ struct ktp_target {
  *	needed (optional)
  * @def_letter: the letter of the probe's definition, if it is not
  *	@letter (optional)
+ * @module_coming: module @mod, which the probe's target names ("MOD:"),
+ *	comes: arm the probe there, with ktp_take_prog() of @made, the
+ *	probe made again from its definition, or NULL if it was defined
+ *	as @mod came. Return 0, or a negative errno (@made's, if it is an
+ *	ERR_PTR()). Optional: probes of a kind without it are not made
+ *	again
  *
  * A kind registers itself with ktp_register_kind(). Its probes record
  * what event probes record: no head of their own, fields that print as
@@ -144,6 +158,8 @@ struct ktp_kind {
 				   struct trace_event_file *file, bool last);
 	void		(*defined)(struct trace_ktp *tk);
 	char		(*def_letter)(void *ref);
+	int		(*module_coming)(struct trace_ktp *tk, struct module *mod,
+					 struct trace_ktp *made);
 };
 
 static inline struct trace_ktp *to_trace_ktp(struct dyn_event *ev)
@@ -162,14 +178,23 @@ static __always_inline bool ktp_is_kprobe(struct trace_ktp *tk)
 	return !tk->kind;
 }
 
+/* The letter of @tk's definition */
+static inline char ktp_def_letter(struct trace_ktp *tk)
+{
+	if (!tk->kind)
+		return ktp_is_return(tk) ? 'r' : 'p';
+	if (tk->kind->def_letter)
+		return tk->kind->def_letter(tk->ref);
+	return tk->kind->letter;
+}
+
 /* trace_ktp.c */
 extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
 int ktp_register_kind(const struct ktp_kind *kind);
 int ktp_register_user_kind(const struct ktp_kind *kind);
-struct trace_ktp *ktp_remake(int argc, const char *argv[]);
 void ktp_warn_not_armed(struct trace_ktp *tk, int err);
-void ktp_discard(struct trace_ktp *tk);
+int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made);
 
 /* The KTP probe of dynamic event @ev, or NULL for another kind's */
 static inline struct trace_ktp *ktp_of_dyn_event(struct dyn_event *ev)
