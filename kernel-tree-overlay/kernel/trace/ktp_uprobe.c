@@ -7,6 +7,13 @@
  * values go to a level of ktp_area, as those of an "e" probe's program
  * do. A uprobe is registered on the file's inode, with its reference
  * counter (a USDT semaphore) at REF, while the probe is enabled.
+ *
+ * A hit whose read of user memory faults on a page that is not resident
+ * is finished as the task returns to user space, from task_work: the
+ * uprobe handler runs under rcu_read_lock_trace(), whose grace periods
+ * every tracepoint and uprobe unregistration waits for, and a page-in
+ * may wait as long as the probed process chooses (a userfaultfd nobody
+ * serves, a FUSE daemon that does not answer).
  */
 #include <linux/elf.h>
 #include <linux/file.h>
@@ -14,8 +21,11 @@
 #include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/uprobes.h>
+#include <linux/xarray.h>
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
@@ -67,9 +77,19 @@ struct ktp_uprobe {
 	struct uprobe_consumer		uc;
 	struct uprobe			*uprobe;
 	struct trace_ktp		*tk;
+	unsigned long			live;		/* in ktp_uprobes_live */
 	bool				is_return;	/* an "r" probe */
 	bool				prefetch;	/* its record reads user memory */
 };
+
+/*
+ * The enabled probes, by a number each enable takes and none takes
+ * again (on 64-bit): where a hit finished late finds its probe, if it is
+ * still enabled, under rcu_read_lock(); a disable waits for it with
+ * synchronize_rcu().
+ */
+static DEFINE_XARRAY(ktp_uprobes_live);
+static atomic_long_t ktp_uprobes_enabled;
 
 static int ktp_uprobe_parse_target(struct ktp_target *t, const char *arg,
 				   int *nargs,
@@ -370,31 +390,83 @@ static bool ktp_uprobe_page_in(const struct ktp_user_fault *fault)
 	return !fault_in_readable(uaddr, fault->size);
 }
 
+/* A hit whose user read faulted, to finish as the task leaves the kernel */
+struct ktp_uprobe_late {
+	struct callback_head	work;
+	struct pt_regs		regs;		/* the hit's */
+	unsigned long		file_base;
+	unsigned long		live;		/* its probe's, see ktp_uprobes_live */
+	struct ktp_user_fault	fault;
+};
+
 /*
- * A hit at @bp_vaddr, the breakpoint's address: the handler runs in the
- * task, at its breakpoint, where it may sleep. A user read that faults
- * on a page that is not resident pages it in, as a sleepable BPF
- * program's bpf_copy_from_user() would, and the hit runs again; one of
- * an address that is not mapped reads 0 and counts in "faults".
+ * Page in what the hit's read faulted on, with nothing held: only this
+ * task waits for it. Then run the hit again, if its probe is still
+ * enabled, on the registers it had; until a run needs no page-in, or one
+ * that could not page in reads 0 and counts a fault.
+ */
+static void ktp_uprobe_finish_late(struct callback_head *work)
+{
+	struct ktp_uprobe_late *late = container_of(work, typeof(*late), work);
+	struct ktp_uprobe *up;
+	bool last = false, again = true;
+	int tries;
+
+	for (tries = 1; again; tries++) {
+		/* at the task's exit, its memory gone: what faulted reads 0 */
+		if (!current->mm || !ktp_uprobe_page_in(&late->fault) ||
+		    tries == KTP_UPROBE_PAGE_INS)
+			last = true;
+		rcu_read_lock();
+		up = xa_load(&ktp_uprobes_live, late->live);
+		preempt_disable();
+		again = up && ktp_uprobe_run(up, &late->regs, late->file_base,
+					     last, &late->fault);
+		preempt_enable();
+		rcu_read_unlock();
+	}
+	kfree(late);
+}
+
+/*
+ * A hit at @bp_vaddr, the breakpoint's address. A user read that faults
+ * on a page that is not resident is paged in, as a sleepable BPF
+ * program's bpf_copy_from_user() would, but later: the hit is finished
+ * from task_work, as the task returns to user space, on a copy of its
+ * registers (see ktp_uprobe_finish_late()). Until then nothing of it is
+ * recorded or counted. One of an address that is not mapped reads 0 and
+ * counts in "faults".
  */
 static int ktp_uprobe_hit(struct ktp_uprobe *up, struct pt_regs *regs,
 			  unsigned long bp_vaddr)
 {
 	unsigned long file_base = bp_vaddr - up->where.offset;
+	struct ktp_uprobe_late *late;
 	struct ktp_user_fault fault;
-	bool last = false, again;
-	int tries;
+	bool again;
 
-	for (tries = 0; ; tries++) {
-		last = last || tries == KTP_UPROBE_PAGE_INS;
-		preempt_disable();
-		again = ktp_uprobe_run(up, regs, file_base, last, &fault);
-		preempt_enable();
-		if (!again)
+	preempt_disable();
+	again = ktp_uprobe_run(up, regs, file_base, false, &fault);
+	preempt_enable();
+	if (!again)
+		return 0;
+
+	late = kmalloc(sizeof(*late), GFP_NOWAIT | __GFP_NOWARN);
+	if (late) {
+		init_task_work(&late->work, ktp_uprobe_finish_late);
+		late->regs = *regs;
+		late->file_base = file_base;
+		late->live = up->live;
+		late->fault = fault;
+		if (!task_work_add(current, &late->work, TWA_RESUME))
 			return 0;
-		if (!ktp_uprobe_page_in(&fault))
-			last = true;
+		kfree(late);	/* the task is exiting */
 	}
+	/* no room to finish it later: what faulted reads 0 */
+	preempt_disable();
+	ktp_uprobe_run(up, regs, file_base, true, &fault);
+	preempt_enable();
+	return 0;
 }
 
 /* At the breakpoint, the instruction pointer is its address */
@@ -449,9 +521,14 @@ static int ktp_uprobe_enable(struct trace_ktp *tk,
 {
 	struct ktp_uprobe *up = tk->ref;
 	struct uprobe *uprobe;
+	int ret;
 
 	if (!first)
 		return 0;
+	up->live = atomic_long_inc_return(&ktp_uprobes_enabled);
+	ret = xa_insert(&ktp_uprobes_live, up->live, up, GFP_KERNEL);
+	if (ret)
+		return ret;
 	up->prefetch = ktp_uprobe_record_reads_user(tk);
 	if (up->is_return)
 		up->uc.ret_handler = ktp_uprobe_ret_handler;
@@ -460,8 +537,10 @@ static int ktp_uprobe_enable(struct trace_ktp *tk,
 	uprobe = uprobe_register(d_real_inode(up->where.path.dentry),
 				 up->where.offset, up->where.ref_ctr_offset,
 				 &up->uc);
-	if (IS_ERR(uprobe))
+	if (IS_ERR(uprobe)) {
+		xa_erase(&ktp_uprobes_live, up->live);
 		return PTR_ERR(uprobe);
+	}
 	up->uprobe = uprobe;
 	return 0;
 }
@@ -473,9 +552,12 @@ static void ktp_uprobe_disable(struct trace_ktp *tk,
 
 	if (!last || !up->uprobe)
 		return;
+	/* a hit finished late finds the probe no more */
+	xa_erase(&ktp_uprobes_live, up->live);
 	uprobe_unregister_nosync(up->uprobe, &up->uc);
-	/* no handler runs once this returns */
+	/* no handler, and no hit finished late, runs once these return */
 	uprobe_unregister_sync();
+	synchronize_rcu();
 	up->uprobe = NULL;
 }
 

@@ -16,15 +16,25 @@
  *                               80 + i) N times, print the sum
  *   ktp_uprobe mapped FILE      call target(1, 2, s) once, with s the
  *                               first byte of FILE mapped, untouched
+ *   ktp_uprobe uffd             call target(1, 2, s) once, with s in a
+ *                               page a userfaultfd serves: a child prints
+ *                               "faulted" when the page faults, and
+ *                               serves it, holding "served", once a line
+ *                               or the end is read on stdin; exit 4 if
+ *                               there is no userfaultfd
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/userfaultfd.h>
 
 long target(long a, long b, const char *s);
 
@@ -56,6 +66,83 @@ static unsigned long file_offset(void *addr)
 			return (uintptr_t)addr - start + offs;
 	}
 	exit(2);
+}
+
+/*
+ * Serve @uffd's page at @area, from a process of its own, once a line or
+ * the end comes on stdin, and print "faulted" if the page faults before:
+ * the task that faulted waits until then.
+ */
+static int uffd_serve(int uffd, char *area, long page)
+{
+	struct uffdio_copy copy = { .dst = (unsigned long)area, .len = page };
+	struct pollfd fds[2] = {
+		{ .fd = uffd, .events = POLLIN },
+		{ .fd = 0, .events = POLLIN },
+	};
+	struct uffd_msg msg;
+	char line[16], *src;
+
+	/* poll() needs a userfaultfd that does not block */
+	while (!(fds[1].revents & (POLLIN | POLLHUP))) {
+		if (poll(fds, 2, -1) < 0)
+			return 2;
+		if (!(fds[0].revents & POLLIN) ||
+		    read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+			continue;
+		if (msg.event != UFFD_EVENT_PAGEFAULT)
+			return 2;
+		printf("faulted\n");
+		fflush(stdout);
+		break;
+	}
+	/* a line, or the end of stdin: whoever waits is not left waiting */
+	if (!fgets(line, sizeof(line), stdin))
+		line[0] = '\0';
+	src = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED)
+		return 2;
+	memcpy(src, "served", sizeof("served"));
+	copy.src = (unsigned long)src;
+	return ioctl(uffd, UFFDIO_COPY, &copy) ? 2 : 0;
+}
+
+/* target(1, 2, s), s in a page a userfaultfd serves */
+static int uffd_call(long (*call_target)(long, long, const char *))
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	long page = sysconf(_SC_PAGESIZE), ret;
+	int uffd, status;
+	char *area;
+	pid_t pid;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		return 4;
+	area = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED || ioctl(uffd, UFFDIO_API, &api))
+		return 2;
+	reg.range.start = (unsigned long)area;
+	reg.range.len = page;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		return 2;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (!pid)
+		exit(uffd_serve(uffd, area, page));
+	/* the child's alone: if it goes, so does the wait for the page */
+	close(uffd);
+	ret = call_target(1, 2, area);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return 2;
+	printf("%ld\n", ret);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -149,5 +236,7 @@ int main(int argc, char **argv)
 		printf("%ld\n", call_target(1, 2, s));
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "uffd"))
+		return uffd_call(call_target);
 	return 1;
 }
