@@ -41,7 +41,7 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -- -"$p" 2> /dev/null || true; done' EXIT
 setsid "$TOP/harness/debug-kernel.sh" boot > "$LOGS/debug-boot.out" 2>&1 &
 pids+=($!)
-KTP_APPEND=ktp_upstream=1 KTP_BOOT_TIMEOUT=${KTP_CHECK_TIMEOUT:-3600} \
+KTP_APPEND="ktp_upstream=1 ktp_long_runs=1" KTP_BOOT_TIMEOUT=${KTP_CHECK_TIMEOUT:-3600} \
 	setsid "$TOP/harness/boot.sh" check > "$LOGS/check-boot.out" 2>&1 &
 pids+=($!)
 stamp "the test kernel's VM and the debug kernel's two VMs started"

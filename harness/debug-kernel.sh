@@ -31,10 +31,11 @@ source "$(dirname "$0")/lib.sh"
 
 DEBUG_KOUT=$BUILD/kernel-debug
 # the tests of test.d/probes the second VM runs (with 00basic, doc and
-# traps) before the neighbour tests: the fuzzer's 20000 definitions, the
-# longest under kmemleak. (The stress test stays in the first: it needs
-# 8 cycles in its 60 s, and right after the fuzzer, under kmemleak, it
-# made 6.)
+# traps) before the neighbour tests: the fuzzer, the longest under
+# kmemleak. (The stress test stays in the first: it needs 8 cycles, and
+# right after the fuzzer, under kmemleak, it made 6 in 60 s.) The debug
+# kernel runs both short (KTP_LONG_RUNS unset): the test kernel runs
+# them long.
 SHARE2=probes/fuzz.tc
 
 case ${1:-} in
