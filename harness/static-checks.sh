@@ -8,7 +8,10 @@
 #   - checkpatch.pl with checkpatch.conf on every exported patch,
 #   - sparse (C=2) on the C files the series adds,
 #   - W=1: no warning in a file the series adds or changes,
-#   - kernel-doc on the C files and headers the series adds.
+#   - kernel-doc on the C files and headers the series adds,
+#   - the compiler's layers: each of its files includes only the headers
+#     of the files below it, a header declares only its own file's
+#     functions, and no include makes a circle (harness/ktp-layers.py).
 # (That each patch builds on its own is harness/bisect.sh's.)
 # [Ns] before a step: when it ended, in seconds since make check began
 # (or this script, run alone).
@@ -132,6 +135,18 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 	else
 		stamp "kernel-doc -Wall: clean on ${#new_doc[@]} files"
 	fi
+fi
+
+# The layers of KTP's compiler, bottom up (the front end, so far: the
+# back end and the probe files are next)
+layered=(ktp_env.h ktp_regs.c ktp_regs.h ktp_tree.c ktp_tree.h ktp_lex.c ktp_lex.h
+	 ktp_fold.c ktp_fold.h ktp_btf.c ktp_btf.h ktp_parse.c ktp_parse.h)
+if out=$("$TOP/harness/ktp-layers.py" "$SRC/kernel/trace" "${layered[@]}"); then
+	stamp "layers: ${out##*$'\n'}"
+else
+	echo "$out" >&2
+	echo "layers: the compiler's files call up, or in a circle" >&2
+	fail=1
 fi
 
 [ $fail = 0 ] || die "static checks failed"

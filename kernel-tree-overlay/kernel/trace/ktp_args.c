@@ -2,7 +2,7 @@
 /*
  * KTP: the fetch arguments and the condition of a definition. A fetch
  * argument of kprobe_events goes to trace_probe.c; a C expression, and
- * the condition, go to the compiler (ktp_expr.h), which makes the
+ * the condition, go to the compiler (ktp_prog.h), which makes the
  * probe's program.
  */
 #include <linux/bitmap.h>
@@ -12,6 +12,7 @@
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
+#include "ktp_regs.h"
 
 /* The types a fetch expression's value can be recorded as */
 static bool ktp_is_expr_type(const char *type)

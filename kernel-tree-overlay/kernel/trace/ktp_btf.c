@@ -21,7 +21,9 @@
 
 #include "trace_btf.h"
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "ktp_tree.h"
+#include "ktp_fold.h"
+#include "ktp_btf.h"
 
 /**
  * ktp_btf_tpoint() - find the BTF prototype of a "t" probe's tracepoint
@@ -216,13 +218,22 @@ static int ktp_btf_int_type(const struct btf_type *t)
 	return btf_type_is_int(t) ? size : 0;
 }
 
-/*
- * Type @n as a value of BTF type @id under @nptr pointers, in user
- * memory if @user: its KTP type follows. Return: 0, or -EINVAL with the
- * error at @at if that type has no value (a struct, a function, void).
+/**
+ * ktp_btf_set_type() - type a node by BTF
+ * @c: the compiler
+ * @n: the node
+ * @id: the BTF type, in @c->btf
+ * @nptr: under this many pointers
+ * @user: in user memory
+ * @at: where the node is, for the caret of an error
+ *
+ * @n becomes a value of @id under @nptr pointers; its KTP type follows.
+ *
+ * Return: 0, or -EINVAL with the error at @at if that type has no value
+ * (a struct, a function, void).
  */
-static int ktp_btf_set_type(struct ktp_compiler *c, struct ktp_node *n,
-			    s32 id, int nptr, bool user, const char *at)
+int ktp_btf_set_type(struct ktp_compiler *c, struct ktp_node *n, s32 id,
+		     int nptr, bool user, const char *at)
 {
 	const struct btf_type *t = nptr ? NULL : ktp_btf_skip(c, id, NULL);
 
@@ -881,15 +892,22 @@ bad:
 	return NULL;
 }
 
-/*
- * A type name from @c->p up to a ')' (or a ',' if @comma): *@id and
- * *@nptr for a BTF type, else *@base for a C base type as ktp_parse.c
- * types values. Return: 1 with *@end at the ')' or ',', 0 if no type
- * name is there, or -EINVAL with the error set.
+/**
+ * ktp_btf_parse_type() - a type name, as a cast or sizeof() has one
+ * @c: the compiler; the name starts at @c->p
+ * @end: set to the ')' or ',' after it
+ * @id: set to its BTF type, 0 for a C base type or void
+ * @nptr: set to the number of its '*'s
+ * @base: set to a C base type's KTP_T_* type as ktp_parse.c types values,
+ *	  -1 for void *
+ * @user: set if it is a __user pointer
+ * @comma: a ',' may end it, as well as a ')'
+ *
+ * Return: 1 with *@end at the ')' or ',', 0 if no type name is there, or
+ * -EINVAL with the error set.
  */
-static int ktp_btf_parse_type(struct ktp_compiler *c, const char **end,
-			      s32 *id, int *nptr, int *base, bool *user,
-			      bool comma)
+int ktp_btf_parse_type(struct ktp_compiler *c, const char **end, s32 *id,
+		       int *nptr, int *base, bool *user, bool comma)
 {
 	const char *p, *at = skip_spaces(c->p);
 	char words[32] = "";
@@ -972,115 +990,27 @@ int ktp_btf_cast(struct ktp_compiler *c, const char **end,
 }
 
 /**
- * ktp_btf_sizeof() - sizeof(TYPE), a constant
- * @c: the compiler; the current token is "sizeof"
+ * ktp_btf_type_size() - the size of a type ktp_btf_parse_type() gave
+ * @c: the compiler
+ * @id: its BTF type, 0 for a C base type
+ * @nptr: the number of its '*'s
+ * @base: a C base type's KTP_T_* type
  *
- * Return: the size as a size_t (a u64), or NULL with the error set.
+ * Return: the size in bytes, or 0 if the type has none (void, a function).
  */
-struct ktp_node *ktp_btf_sizeof(struct ktp_compiler *c)
+u32 ktp_btf_type_size(struct ktp_compiler *c, s32 id, int nptr, int base)
 {
-	const char *at = c->tok_start, *end;
 	const struct btf_type *t;
-	int ret, nptr, type;
 	u32 size = 0;
-	bool user;
-	s32 id;
 
-	if (ktp_next(c) || c->tok != '(')
-		goto syntax;
-	ret = ktp_btf_parse_type(c, &end, &id, &nptr, &type, &user, false);
-	if (ret < 0)
-		return NULL;
-	if (!ret)
-		goto syntax;
 	if (nptr)
-		size = sizeof(void *);
-	else if (!id)
-		size = type & KTP_T_SIZE;
-	t = size ? NULL : ktp_btf_skip(c, id, NULL);
+		return sizeof(void *);
+	if (!id)
+		return base & KTP_T_SIZE;
+	t = ktp_btf_skip(c, id, NULL);
 	if (t && IS_ERR(btf_resolve_size(c->btf, t, &size)))
 		size = 0;
-	if (!size) {
-		ktp_fail(c, skip_spaces(c->p), TP_ERR_KTP_BTF_NO_VALUE);
-		return NULL;
-	}
-	c->p = end + 1;
-	if (ktp_next(c))
-		return NULL;
-	return ktp_const(c, size, KTP_T_U64, at);
-syntax:
-	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
-	return NULL;
-}
-
-/**
- * ktp_btf_container_of() - container_of(PTR, TYPE, MEMBER)
- * @c: the compiler; the current token is "container_of"
- * @parse_expr: the parser of an expression, for PTR
- *
- * As the kernel's macro: the TYPE * whose MEMBER (a name, or names joined
- * by '.') is at PTR.
- *
- * Return: the pointer, typed, or NULL with the error set.
- */
-struct ktp_node *ktp_btf_container_of(struct ktp_compiler *c,
-				      struct ktp_node *(*parse_expr)(struct ktp_compiler *))
-{
-	const char *at = c->tok_start, *end;
-	struct ktp_node *ptr, *obj, *n;
-	int ret, nptr, type;
-	bool user;
-	s32 id;
-
-	if (ktp_next(c) || c->tok != '(' || ktp_next(c))
-		goto syntax;
-	ptr = ktp_btf_value(c, parse_expr(c));
-	if (!ptr)
-		return NULL;
-	if (c->tok != ',' || ktp_is_str_only(ptr))
-		goto syntax;
-	ret = ktp_btf_parse_type(c, &end, &id, &nptr, &type, &user, true);
-	if (ret < 0)
-		return NULL;
-	if (!ret || *end != ',' || !id || nptr)
-		goto syntax;
-	/* MEMBER's offset: its address in a TYPE at 0 */
-	c->p = end + 1;
-	obj = ktp_node(c, KTP_OP_OBJ, 0, at);
-	n = ktp_const(c, 0, KTP_T_U64, at);
-	if (!obj || !n || ktp_next(c))
-		return NULL;
-	obj->tflags = KTP_N_BTF;
-	obj->btf_id = id;
-	obj->l = n;
-	for (n = obj; ; ) {
-		if (c->tok != KTP_TOK_IDENT)
-			goto syntax;
-		n = ktp_btf_member(c, n, false, c->tok_start, c->tok_len,
-				   c->tok_start);
-		if (!n || ktp_next(c))
-			return NULL;
-		if (c->tok != '.')
-			break;
-		if (ktp_next(c))
-			return NULL;
-	}
-	if (c->tok != ')' || (n->op != KTP_OP_OBJ && n->op != KTP_OP_READ) ||
-	    n->l->op != KTP_OP_CONST)
-		goto syntax;
-	obj = ktp_node(c, KTP_OP_SUB, KTP_T_U64, at);
-	if (!obj)
-		return NULL;
-	obj->l = ptr;
-	obj->r = ktp_const(c, n->l->val, KTP_T_S64, at);
-	if (!obj->r || ktp_btf_set_type(c, obj, id, 1,
-					ptr->tflags & KTP_N_USER, at) ||
-	    ktp_next(c))
-		return NULL;
-	return ktp_fold(c, obj);
-syntax:
-	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
-	return NULL;
+	return size;
 }
 
 /**

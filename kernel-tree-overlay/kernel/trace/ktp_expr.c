@@ -26,6 +26,8 @@
 
 #include "trace.h"
 #include "trace_probe.h"
+#include "ktp_btf.h"
+#include "ktp_parse.h"
 #include "ktp_gen.h"
 
 /**

@@ -19,7 +19,10 @@
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
 #include "trace_ktp.h"
+#include "ktp_fold.h"
+#include "ktp_parse.h"
 #include "ktp_gen.h"
+#include "ktp_regs.h"
 
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */
 #define KTP_TEST_EXPRS		10240

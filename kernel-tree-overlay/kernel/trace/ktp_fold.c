@@ -10,7 +10,8 @@
 #include <linux/math64.h>
 
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "ktp_tree.h"
+#include "ktp_fold.h"
 
 static u64 ktp_shift(int op, u64 l, u64 count, bool is_signed)
 {

@@ -16,6 +16,7 @@
 #include "trace.h"
 #include "trace_probe.h"
 #include "ktp_gen.h"
+#include "ktp_regs.h"
 
 /**
  * ktp_str_compare() - compare a string with a literal, as a program asks

@@ -8,7 +8,7 @@
 #ifndef _KERNEL_TRACE_KTP_GEN_H
 #define _KERNEL_TRACE_KTP_GEN_H
 
-#include "ktp_compiler.h"
+#include "ktp_tree.h"
 #include "ktp_prog.h"
 
 /*

@@ -36,7 +36,9 @@
 
 #include "trace.h"
 #include "trace_probe.h"
+#include "ktp_btf.h"
 #include "ktp_gen.h"
+#include "ktp_regs.h"
 
 /*
  * What an inline read with no struct to read a member of reads through:

@@ -8,7 +8,8 @@
 #include <linux/string.h>
 
 #include "trace_probe.h"
-#include "ktp_compiler.h"
+#include "ktp_tree.h"
+#include "ktp_lex.h"
 
 /**
  * ktp_lex_char() - the next character of a string or character literal

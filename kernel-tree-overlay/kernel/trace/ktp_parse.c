@@ -17,80 +17,12 @@
 
 #include "trace.h"
 #include "trace_probe.h"
-#include "ktp_compiler.h"
-
-/**
- * ktp_fail() - refuse the expression
- * @c: the compiler
- * @at: the offending character, where error_log's caret goes
- * @code: the TP_ERR_* code of the message
- *
- * Only the first error of an expression is kept, and none after memory
- * ran out.
- *
- * Return: -EINVAL.
- */
-int ktp_fail(struct ktp_compiler *c, const char *at, int code)
-{
-	/* once memory ran out, -ENOMEM alone says what went wrong */
-	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
-		c->err->pos = at - c->src;
-		c->err->code = code;
-	}
-	return -EINVAL;
-}
-
-/**
- * ktp_fail_detail() - refuse an expression, saying what the message cannot
- * @c: the compiler
- * @at: the offending character, where error_log's caret goes
- * @code: the TP_ERR_* code of the message
- * @fmt: the detail error_log shows after the message, as for printf()
- *
- * As ktp_fail(); the detail is cut at KTP_EXPR_DETAIL_MAX bytes.
- *
- * Return: -EINVAL.
- */
-int ktp_fail_detail(struct ktp_compiler *c, const char *at, int code,
-		    const char *fmt, ...)
-{
-	va_list args;
-
-	if (c->err && c->err->code == 0 && c->error != -ENOMEM) {
-		ktp_fail(c, at, code);
-		va_start(args, fmt);
-		vscnprintf(c->err->detail, sizeof(c->err->detail), fmt, args);
-		va_end(args);
-	}
-	return -EINVAL;
-}
-
-/**
- * ktp_node() - a new node of the expression's tree
- * @c: the compiler
- * @op: its KTP_OP_*
- * @type: its KTP_T_* type
- * @at: where it starts in the expression
- *
- * Return: the node, zeroed but for these, or NULL with the error "too
- * big" at @at.
- */
-struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
-			  const char *at)
-{
-	struct ktp_node *n;
-
-	if (c->nr_nodes >= KTP_EXPR_MAX_NODES) {
-		ktp_fail(c, at, TP_ERR_KTP_EXPR_TOO_BIG);
-		return NULL;
-	}
-	n = &c->nodes[c->nr_nodes++];
-	memset(n, 0, sizeof(*n));
-	n->op = op;
-	n->type = type;
-	n->pos = at - c->src;
-	return n;
-}
+#include "ktp_tree.h"
+#include "ktp_lex.h"
+#include "ktp_fold.h"
+#include "ktp_btf.h"
+#include "ktp_parse.h"
+#include "ktp_regs.h"
 
 static struct ktp_node *ktp_parse_expr(struct ktp_compiler *c);
 static struct ktp_node *ktp_parse_unary(struct ktp_compiler *c);
@@ -124,34 +56,6 @@ static int ktp_type_name(const char *s, int len)
 	return 0;
 }
 
-/* Does @n compute from current, the kernel's task? */
-static bool ktp_from_current(const struct ktp_node *n)
-{
-	if (!n)
-		return false;
-	if (n->op == KTP_OP_CURRENT)
-		return true;
-	return ktp_from_current(n->l) || ktp_from_current(n->r);
-}
-
-/**
- * ktp_reads_user() - whether a read at an address reads user memory
- * @c: the compiler
- * @addr: the address
- * @user: the address is a __user pointer, or the read says "u"
- *
- * In a user-space probe, every read is of user memory but what is read
- * from current.
- *
- * Return: true to read user memory.
- */
-bool ktp_reads_user(struct ktp_compiler *c, const struct ktp_node *addr,
-		    bool user)
-{
-	return user ||
-	       ((c->env.flags & KTP_ENV_USER) && !ktp_from_current(addr));
-}
-
 /* A read of @size bytes at the address @addr gives, typed @type */
 static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
 				      struct ktp_node *addr, int type,
@@ -164,25 +68,6 @@ static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
 	user = ktp_reads_user(c, addr, user);
 	n->param = (type & KTP_T_SIZE) | (user ? KTP_READ_USER : 0);
 	n->l = addr;
-	return n;
-}
-
-/**
- * ktp_const() - a new constant of the expression's tree
- * @c: the compiler
- * @val: its value
- * @type: its KTP_T_* type
- * @at: where it starts in the expression
- *
- * Return: the node, or NULL with the error "too big" at @at.
- */
-struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
-			   const char *at)
-{
-	struct ktp_node *n = ktp_node(c, KTP_OP_CONST, type, at);
-
-	if (n)
-		n->val = val;
 	return n;
 }
 
@@ -242,128 +127,6 @@ static struct ktp_node *ktp_parse_field(struct ktp_compiler *c,
 	if (n)
 		n->val = (unsigned long)field;
 	return n;
-}
-
-/*
- * Where the architecture's own accessors find a value in struct pt_regs,
- * so that the compiler names no register of its own: an accessor runs on
- * registers whose words hold their own index (plus KTP_REGS_MAGIC), and
- * the value it returns says which word it read.
- */
-#define KTP_REGS_WORDS	(sizeof(struct pt_regs) / sizeof(unsigned long))
-#define KTP_REGS_MAGIC	0x6b74700000000000UL
-
-static void ktp_regs_init(struct pt_regs *regs)
-{
-	unsigned long *word = (unsigned long *)regs;
-	unsigned int i;
-
-	for (i = 0; i < KTP_REGS_WORDS; i++)
-		word[i] = KTP_REGS_MAGIC + i;
-}
-
-/* The offset of the word of @base[] that held @val, or -1 */
-static int ktp_word_offset(unsigned long val, unsigned long base,
-			   unsigned int words)
-{
-	val -= base;
-	return val < words ? val * sizeof(unsigned long) : -1;
-}
-
-/* What an argument on the stack reads where no stack is being probed */
-static const unsigned long ktp_no_stack[1];
-
-/* The registers, with a stack pointer to @stack */
-static void ktp_regs_fill(struct pt_regs *regs, const unsigned long *stack)
-{
-	int sp;
-
-	ktp_regs_init(regs);
-	sp = ktp_word_offset(kernel_stack_pointer(regs), KTP_REGS_MAGIC,
-			     KTP_REGS_WORDS);
-	if (sp >= 0)
-		*(unsigned long *)((void *)regs + sp) = (unsigned long)stack;
-}
-
-/**
- * ktp_retval_offset - where the return value is at a function's return
- *
- * Return: its offset in struct pt_regs, as regs_return_value() reads it,
- * or -1 if that is not a word of struct pt_regs.
- */
-int ktp_retval_offset(void)
-{
-	struct pt_regs regs;
-
-	ktp_regs_fill(&regs, ktp_no_stack);
-	return ktp_word_offset(regs_return_value(&regs), KTP_REGS_MAGIC,
-			       KTP_REGS_WORDS);
-}
-
-/**
- * ktp_sp_offset - where the stack pointer is
- *
- * Return: its offset in struct pt_regs, as kernel_stack_pointer() reads
- * it, or -1 if that is not a word of struct pt_regs.
- */
-int ktp_sp_offset(void)
-{
-	struct pt_regs regs;
-
-	ktp_regs_init(&regs);
-	return ktp_word_offset(kernel_stack_pointer(&regs), KTP_REGS_MAGIC,
-			       KTP_REGS_WORDS);
-}
-
-/**
- * ktp_arg_reg_offset - where a function's argument is at its entry
- * @num: N of $argN, from 1
- *
- * Return: the offset in struct pt_regs of the register that holds the
- * argument, as regs_get_kernel_argument() reads it, or -1 if it is on
- * the stack (which these registers point away from).
- */
-int ktp_arg_reg_offset(unsigned int num)
-{
-	struct pt_regs regs;
-
-	if (num < 1)
-		return -1;
-	ktp_regs_fill(&regs, ktp_no_stack);
-	return ktp_word_offset(regs_get_kernel_argument(&regs, num - 1),
-			       KTP_REGS_MAGIC, KTP_REGS_WORDS);
-}
-
-/**
- * ktp_arg_stack_offset - where a function's argument is on the stack
- * @num: N of $argN, from 1
- *
- * regs_get_kernel_argument() reads the first argument that is not in a
- * register from a stack of words holding their own index; the arguments
- * after it are the words after it, as in every calling convention.
- *
- * Return: the argument's offset from the stack pointer at the
- * function's entry, or -1 if it is in a register or not found.
- */
-int ktp_arg_stack_offset(unsigned int num)
-{
-	unsigned long stack[4], base = KTP_REGS_MAGIC + KTP_REGS_WORDS;
-	unsigned int first, i;
-	struct pt_regs regs;
-	int off;
-
-	if (num < 1 || ktp_sp_offset() < 0 || ktp_arg_reg_offset(num) >= 0)
-		return -1;
-	for (first = 1; ktp_arg_reg_offset(first) >= 0; first++)
-		;
-	for (i = 0; i < ARRAY_SIZE(stack); i++)
-		stack[i] = base + i;
-	ktp_regs_fill(&regs, stack);
-	off = ktp_word_offset(regs_get_kernel_argument(&regs, first - 1),
-			      base, ARRAY_SIZE(stack));
-	if (off < 0)
-		return -1;
-	return off + (num - first) * sizeof(unsigned long);
 }
 
 /* $stack, the stack pointer; $stackN, the word at $stack + 8 * N */
@@ -664,6 +427,100 @@ static bool ktp_sym_is_var(unsigned long addr)
 	       (is_module_address(addr) && !is_module_text_address(addr));
 }
 
+/* sizeof(TYPE), a size_t (a u64); the current token is "sizeof" */
+static struct ktp_node *ktp_parse_sizeof(struct ktp_compiler *c)
+{
+	const char *at = c->tok_start, *end;
+	int ret, nptr, type;
+	bool user;
+	u32 size;
+	s32 id;
+
+	if (ktp_next(c) || c->tok != '(')
+		goto syntax;
+	ret = ktp_btf_parse_type(c, &end, &id, &nptr, &type, &user, false);
+	if (ret < 0)
+		return NULL;
+	if (!ret)
+		goto syntax;
+	size = ktp_btf_type_size(c, id, nptr, type);
+	if (!size) {
+		ktp_fail(c, skip_spaces(c->p), TP_ERR_KTP_BTF_NO_VALUE);
+		return NULL;
+	}
+	c->p = end + 1;
+	if (ktp_next(c))
+		return NULL;
+	return ktp_const(c, size, KTP_T_U64, at);
+syntax:
+	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
+	return NULL;
+}
+
+/*
+ * container_of(PTR, TYPE, MEMBER), as the kernel's macro: the TYPE *
+ * whose MEMBER (a name, or names joined by '.') is at PTR. The current
+ * token is "container_of".
+ */
+static struct ktp_node *ktp_parse_container_of(struct ktp_compiler *c)
+{
+	const char *at = c->tok_start, *end;
+	struct ktp_node *ptr, *obj, *n;
+	int ret, nptr, type;
+	bool user;
+	s32 id;
+
+	if (ktp_next(c) || c->tok != '(' || ktp_next(c))
+		goto syntax;
+	ptr = ktp_btf_value(c, ktp_parse_expr(c));
+	if (!ptr)
+		return NULL;
+	if (c->tok != ',' || ktp_is_str_only(ptr))
+		goto syntax;
+	ret = ktp_btf_parse_type(c, &end, &id, &nptr, &type, &user, true);
+	if (ret < 0)
+		return NULL;
+	if (!ret || *end != ',' || !id || nptr)
+		goto syntax;
+	/* MEMBER's offset: its address in a TYPE at 0 */
+	c->p = end + 1;
+	obj = ktp_node(c, KTP_OP_OBJ, 0, at);
+	n = ktp_const(c, 0, KTP_T_U64, at);
+	if (!obj || !n || ktp_next(c))
+		return NULL;
+	obj->tflags = KTP_N_BTF;
+	obj->btf_id = id;
+	obj->l = n;
+	for (n = obj; ; ) {
+		if (c->tok != KTP_TOK_IDENT)
+			goto syntax;
+		n = ktp_btf_member(c, n, false, c->tok_start, c->tok_len,
+				   c->tok_start);
+		if (!n || ktp_next(c))
+			return NULL;
+		if (c->tok != '.')
+			break;
+		if (ktp_next(c))
+			return NULL;
+	}
+	if (c->tok != ')' || (n->op != KTP_OP_OBJ && n->op != KTP_OP_READ) ||
+	    n->l->op != KTP_OP_CONST)
+		goto syntax;
+	obj = ktp_node(c, KTP_OP_SUB, KTP_T_U64, at);
+	if (!obj)
+		return NULL;
+	obj->l = ptr;
+	obj->r = ktp_const(c, n->l->val, KTP_T_S64, at);
+	if (!obj->r || ktp_btf_set_type(c, obj, id, 1,
+					ptr->tflags & KTP_N_USER, at) ||
+	    ktp_next(c))
+		return NULL;
+	return ktp_fold(c, obj);
+syntax:
+	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_SYNTAX);
+	return NULL;
+}
+
 /*
  * A bare name: a parameter of the probed function (or an argument of the
  * tracepoint) by its BTF prototype, current, a kernel variable, whose
@@ -681,9 +538,9 @@ static noinline_for_stack struct ktp_node *ktp_parse_name(struct ktp_compiler *c
 	int ret;
 
 	if (c->tok_len == 6 && !strncmp(at, "sizeof", 6))
-		return ktp_btf_sizeof(c);
+		return ktp_parse_sizeof(c);
 	if (c->tok_len == 12 && !strncmp(at, "container_of", 12))
-		return ktp_btf_container_of(c, ktp_parse_expr);
+		return ktp_parse_container_of(c);
 	ret = ktp_btf_name(c, at, c->tok_len, &num);
 	if (ret == -EINVAL) {
 		/* after a struct passed by value: no register of its own */

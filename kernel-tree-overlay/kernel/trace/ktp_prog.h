@@ -13,7 +13,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
-#include "ktp_expr.h"
+#include "ktp_env.h"
 
 struct bpf_map;
 struct pt_regs;

@@ -29,6 +29,7 @@
 
 #include "trace_probe.h"
 #include "trace_ktp.h"
+#include "ktp_regs.h"
 
 /*
  * Is @offset in an executable segment of the file at @path, if it is a

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The inside of KTP's expression compiler, shared by its parts: the
- * lexer (ktp_lex.c), the parser (ktp_parse.c) and constant folding
- * (ktp_fold.c), and by code generation (ktp_gen.h).
+ * KTP's expression compiler, what every pass shares: types, the nodes of
+ * an expression's tree, the compiler's state, and the error that refuses
+ * an expression (ktp_tree.c). Each pass has a header of its own, which
+ * includes only the headers of the passes below it: the lexer
+ * (ktp_lex.h) and constant folding (ktp_fold.h), typing by BTF
+ * (ktp_btf.h), the parser (ktp_parse.h), code generation (ktp_gen.h).
  */
-#ifndef _KERNEL_TRACE_KTP_COMPILER_H
-#define _KERNEL_TRACE_KTP_COMPILER_H
+#ifndef _KERNEL_TRACE_KTP_TREE_H
+#define _KERNEL_TRACE_KTP_TREE_H
 
 #include <linux/bits.h>
 #include <linux/ctype.h>
 
-#include "ktp_expr.h"
+#include "ktp_env.h"
 
 struct btf;
 struct btf_param;
@@ -117,26 +120,6 @@ struct ktp_node {
 	struct ktp_node	*l, *r, *c;
 };
 
-/* Tokens other than single characters */
-enum {
-	KTP_TOK_END = 256,
-	KTP_TOK_NUM,
-	KTP_TOK_IDENT,
-	KTP_TOK_VAR,		/* $name */
-	KTP_TOK_REG,		/* %name */
-	KTP_TOK_SYM,		/* @symbol[+-offs] or @address */
-	KTP_TOK_STR,		/* "..." */
-	KTP_TOK_SHL,
-	KTP_TOK_SHR,
-	KTP_TOK_LE,
-	KTP_TOK_GE,
-	KTP_TOK_EQ,
-	KTP_TOK_NE,
-	KTP_TOK_LAND,
-	KTP_TOK_LOR,
-	KTP_TOK_ARROW,
-};
-
 /*
  * The state of one probe's compilation: the lexer's and the parser's
  * of the expression at hand, and the code of all of them so far.
@@ -232,53 +215,6 @@ static inline bool ktp_is_ident(char ch)
 	return isalnum(ch) || ch == '_';
 }
 
-/* ktp_lex.c */
-int ktp_lex_char(const char **pp);
-int ktp_next(struct ktp_compiler *c);
-
-/* ktp_parse.c */
-int ktp_fail(struct ktp_compiler *c, const char *at, int code);
-__printf(4, 5)
-int ktp_fail_detail(struct ktp_compiler *c, const char *at, int code,
-		    const char *fmt, ...);
-struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
-			  const char *at);
-struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
-			   const char *at);
-struct ktp_node *ktp_parse(struct ktp_compiler *c, const char *src,
-			   struct ktp_expr_error *err);
-
-/* ktp_btf.c */
-int ktp_btf_tpoint(struct ktp_compiler *c);
-bool ktp_reads_user(struct ktp_compiler *c, const struct ktp_node *addr,
-		    bool user);
-bool ktp_btf_scope(struct ktp_compiler *c);
-void ktp_btf_release(struct ktp_compiler *c);
-bool ktp_btf_is_param(struct ktp_compiler *c, const char *name);
-int ktp_btf_fail_param(struct ktp_compiler *c, const char *at);
-int ktp_btf_name(struct ktp_compiler *c, const char *name, int len,
-		 unsigned int *num);
-struct ktp_node *ktp_btf_current(struct ktp_compiler *c, const char *at);
-struct ktp_node *ktp_btf_arg(struct ktp_compiler *c, struct ktp_node *n);
-struct ktp_node *ktp_btf_retval(struct ktp_compiler *c, struct ktp_node *n);
-struct ktp_node *ktp_btf_member(struct ktp_compiler *c, struct ktp_node *n,
-				bool arrow, const char *name, int len,
-				const char *at);
-struct ktp_node *ktp_btf_value(struct ktp_compiler *c, struct ktp_node *n);
-struct ktp_node *ktp_btf_deref(struct ktp_compiler *c, struct ktp_node *n,
-			       const char *at);
-struct ktp_node *ktp_btf_addr(struct ktp_compiler *c, struct ktp_node *n,
-			      const char *at);
-u32 ktp_btf_pointee_size(struct ktp_compiler *c, const struct ktp_node *p,
-			 const char *at);
-int ktp_btf_cast(struct ktp_compiler *c, const char **end,
-		 struct ktp_node *cast);
-struct ktp_node *ktp_btf_sizeof(struct ktp_compiler *c);
-struct ktp_node *ktp_btf_container_of(struct ktp_compiler *c,
-				      struct ktp_node *(*parse_expr)(struct ktp_compiler *));
-struct ktp_node *ktp_btf_enum_value(struct ktp_compiler *c, const char *name,
-				    int len);
-
 static inline bool ktp_is_typed_ptr(const struct ktp_node *n)
 {
 	return (n->tflags & KTP_N_BTF) && (n->type & KTP_T_PTR);
@@ -290,8 +226,16 @@ static inline bool ktp_is_str_only(const struct ktp_node *n)
 	return (n->type & KTP_T_STR) && !(n->type & KTP_T_PTR);
 }
 
-/* ktp_fold.c */
-u64 ktp_apply_op(const struct ktp_node *n, u64 l, u64 r);
-struct ktp_node *ktp_fold(struct ktp_compiler *c, struct ktp_node *n);
+/* ktp_tree.c */
+int ktp_fail(struct ktp_compiler *c, const char *at, int code);
+__printf(4, 5)
+int ktp_fail_detail(struct ktp_compiler *c, const char *at, int code,
+		    const char *fmt, ...);
+struct ktp_node *ktp_node(struct ktp_compiler *c, int op, int type,
+			  const char *at);
+struct ktp_node *ktp_const(struct ktp_compiler *c, u64 val, int type,
+			   const char *at);
+bool ktp_reads_user(struct ktp_compiler *c, const struct ktp_node *addr,
+		    bool user);
 
-#endif /* _KERNEL_TRACE_KTP_COMPILER_H */
+#endif /* _KERNEL_TRACE_KTP_TREE_H */

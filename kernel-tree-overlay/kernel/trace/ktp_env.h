@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KTP's expression compiler: probe conditions and fetch expressions in C
- * syntax, compiled to one eBPF program per probe.
+ * syntax, compiled to one eBPF program per probe. What a probe tells the
+ * compiler: where its expressions run, the limits, where an error is.
  */
-#ifndef _KERNEL_TRACE_KTP_EXPR_H
-#define _KERNEL_TRACE_KTP_EXPR_H
+#ifndef _KERNEL_TRACE_KTP_ENV_H
+#define _KERNEL_TRACE_KTP_ENV_H
 
 #include <linux/capability.h>
 #include <linux/log2.h>
@@ -99,9 +100,4 @@ static inline bool ktp_field_is_int(const struct ftrace_event_field *field)
 	       field->size <= sizeof(u64);
 }
 
-int ktp_retval_offset(void);
-int ktp_sp_offset(void);
-int ktp_arg_reg_offset(unsigned int num);
-int ktp_arg_stack_offset(unsigned int num);
-
-#endif /* _KERNEL_TRACE_KTP_EXPR_H */
+#endif /* _KERNEL_TRACE_KTP_ENV_H */
