@@ -29,6 +29,7 @@
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_ktp.h"
+#include "ktp_def.h"
 
 #define KTP_EVENT_SYSTEM	"ktp"
 #define KTP_MAXACTIVE_MAX	4096	/* as kprobe_events */

@@ -339,9 +339,6 @@ struct ktp_list_file {
 
 extern const struct file_operations ktp_list_fops;
 void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk);
-int ktp_dyn_show(struct seq_file *m, struct dyn_event *ev);
-bool ktp_dyn_match(const char *system, const char *event, int argc,
-		   const char **argv, struct dyn_event *ev);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 extern struct dentry *ktp_probes_dentry;
