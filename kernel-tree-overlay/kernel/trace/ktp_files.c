@@ -5,12 +5,10 @@
  * probes share (ktp_profile.c, ktp_programs.c).
  */
 #include <linux/bpf.h>
-#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
-#include <linux/string.h>
 #include <linux/tracefs.h>
 
 #include "trace_dynevent.h"
