@@ -13,17 +13,18 @@ cd "$SRC"
 commits=$(git rev-list --reverse ktp-base..HEAD)
 [ -n "$commits" ] || die "no commits on top of ktp-base"
 
-# A new file is added whole, in its final form, by one patch: a later
-# patch that edits, renames or deletes it is refused (squash it into the
-# patch that adds the file), so that what the project shows of a new
-# file is its real text.
+# A new file is kept in the project in its final form. A later patch may
+# change it (KTP's Makefile grows with each patch's objects), never
+# delete or rename it: tree.sh derives the text the adding patch adds by
+# taking the later hunks back off the final text.
 declare -A added_by=()
 for c in $commits; do
 	while read -r status f; do
 		case $status in
 		A) added_by[$f]=$(git log -1 --format=%s "$c") ;;
+		M) ;;
 		*) [ -z "${added_by[$f]:-}" ] ||
-			die "$(git log -1 --format='%h %s' "$c") changes $f, which \"${added_by[$f]}\" adds; squash it there"
+			die "$(git log -1 --format='%h %s' "$c") deletes $f, which \"${added_by[$f]}\" adds; squash it there"
 		   ;;
 		esac
 	done < <(git diff --no-renames --name-status "$c^" "$c")
@@ -49,11 +50,11 @@ for c in $commits; do
 		echo "$name $f" >> "$TOP/harness/new-files"
 		dst=$(overlay_path "$f")
 		mkdir -p "$(dirname "$dst")"
-		git show "$c:$f" > "$dst"
-		mode=$(git ls-tree "$c" -- "$f" | awk '{print $1}')
+		git show "HEAD:$f" > "$dst"
+		mode=$(git ls-tree HEAD -- "$f" | awk '{print $1}')
 		case $mode in
 		100755) chmod +x "$dst" ;;
-		120000) rm "$dst"; ln -s "$(git show "$c:$f")" "$dst" ;;
+		120000) rm "$dst"; ln -s "$(git show "HEAD:$f")" "$dst" ;;
 		esac
 	done
 	{

@@ -141,7 +141,7 @@ fi
 # back end and the probe files are next)
 layered=(ktp_env.h ktp_regs.c ktp_regs.h ktp_tree.c ktp_tree.h ktp_lex.c ktp_lex.h
 	 ktp_fold.c ktp_fold.h ktp_btf.c ktp_btf.h ktp_parse.c ktp_parse.h)
-if out=$("$TOP/harness/ktp-layers.py" "$SRC/kernel/trace" "${layered[@]}"); then
+if out=$("$TOP/harness/ktp-layers.py" "$SRC/kernel/trace/ktp" "${layered[@]}"); then
 	stamp "layers: ${out##*$'\n'}"
 else
 	echo "$out" >&2

@@ -6,6 +6,12 @@
 # turn every entry of `series` into one commit holding the patch (applied
 # with fuzz 0) and the new files harness/new-files assigns to it.
 #
+# A new file is kept in the project in its final form. A later patch may
+# grow it (a Makefile of KTP's directory gains each patch's objects): the
+# text its adding patch adds is the final text with the later patches'
+# hunks on it taken back, last first, and the assembled tree must end
+# with the final text again.
+#
 # Commits are built in a scratch index and then checked out, so files the
 # series does not change keep their timestamps and builds stay incremental.
 set -euo pipefail
@@ -37,12 +43,24 @@ check_new_files() {
 			      for d in tools Documentation; do [ ! -d $d ] || find $d -type f -o -type l; done; } |
 		 sed 's|^\./||' | sort)
 
-	# a new file is added whole by its patch: no patch may change it
-	for f in $(comm -12 <(grep -v '^#' "$NEWFILES" | awk '{print $2}' | sort -u) \
-			    <(cat "$TOP"/patches/*.patch 2>/dev/null |
-			      sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' | sort -u)); do
-		echo "patches/: a patch changes $f, a new file; squash the change into the patch that adds it" >&2; bad=1
-	done
+	# a patch may change a new file only after the patch that adds it,
+	# and never delete it
+	while read -r p f; do
+		local seen=0 q
+		while read -r q; do
+			[ "$q" != "$p" ] || { seen=1; continue; }
+			grep -qxF "$f" <(patch_files "$q") || continue
+			[ $seen = 1 ] ||
+				{ echo "patches/$q changes $f, which the later $p adds" >&2; bad=1; }
+			if awk -v f="$f" '/^diff --git /{d = ($3 == "a/" f)} d && /^deleted file mode/{x = 1} END{exit !x}' \
+				"$TOP/patches/$q"; then
+				echo "patches/$q deletes $f, which $p adds" >&2; bad=1
+			fi
+		done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	done < <(grep -v '^#' "$NEWFILES" | grep . | while read -r p f; do
+			grep -qxF "$f" <(cat "$TOP"/patches/*.patch 2>/dev/null |
+					 sed -n 's|^diff --git a/\(.*\) b/.*|\1|p') && echo "$p $f"
+		 done)
 
 	# an overlay path must not shadow a root one
 	if [ -d "$TOP/kernel-tree-overlay/tools/testing/selftests/ktp" ] ||
@@ -50,6 +68,38 @@ check_new_files() {
 		echo "kernel-tree-overlay/ must not hold selftests/ktp or Documentation" >&2; bad=1
 	fi
 	[ $bad = 0 ] || die "harness/new-files does not match the files in the project"
+}
+
+# patch_files PATCH: the paths PATCH's diff changes
+patch_files() {
+	sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$TOP/patches/$1"
+}
+
+# new_file_blob PATCH FILE: write the text of FILE as PATCH adds it (its
+# final text, less the hunks of the later patches that change it) to the
+# object store of $GIT_DIR, and print its id
+new_file_blob() {
+	local p=$1 f=$2 q later=() after=0 tmp blob
+
+	while read -r q; do
+		[ "$q" != "$p" ] || { after=1; continue; }
+		[ $after = 1 ] && grep -qxF "$f" <(patch_files "$q") && later=("$q" "${later[@]}")
+	done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	if [ ${#later[@]} = 0 ]; then
+		git hash-object -w "$(overlay_path "$f")"
+		return
+	fi
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/$(dirname "$f")"
+	cp "$(overlay_path "$f")" "$tmp/$f"
+	for q in "${later[@]}"; do
+		(cd "$tmp" && env -u GIT_DIR -u GIT_INDEX_FILE GIT_CEILING_DIRECTORIES=/ \
+			git apply -R -p1 --include="$f" "$TOP/patches/$q") ||
+			{ rm -rf "$tmp"; die "$f: the hunks of patches/$q do not come off its final text"; }
+	done
+	blob=$(git hash-object -w "$tmp/$f")
+	rm -rf "$tmp"
+	echo "$blob"
 }
 
 extract_base() {
@@ -97,7 +147,7 @@ apply_series() {
 				mode=120000; blob=$(readlink "$path" | tr -d '\n' | git hash-object -w --stdin)
 			else
 				mode=100644; [ -x "$path" ] && mode=100755
-				blob=$(git hash-object -w "$path")
+				blob=$(new_file_blob "$p" "$f")
 			fi
 			git update-index --add --cacheinfo "$mode,$blob,$f"
 		done < <(awk -v p="$p" '$1 == p {print $2}' "$TOP/harness/new-files")
@@ -110,6 +160,12 @@ apply_series() {
 			 GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
 			 git commit-tree "$tree" -p "$parent" -F <(printf '%s\n\n' "$msg"; cat "$BUILD/msg"))
 	done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	# every new file ends as the project holds it
+	while read -r p f; do
+		[ -L "$(overlay_path "$f")" ] && continue
+		[ "$(git rev-parse "$parent:$f")" = "$(git hash-object "$(overlay_path "$f")")" ] ||
+			die "$f: the series ends with a text other than the project's"
+	done < <(grep -v '^#' "$TOP/harness/new-files" | grep .)
 	rm -f "$idx"
 	unset GIT_DIR GIT_INDEX_FILE
 

@@ -11,7 +11,7 @@
  * kprobe_events.
  *
  * This file parses a definition, makes its probe, registers it and
- * enables it; see trace_ktp.h for the other files of KTP.
+ * enables it; see ktp/ktp_probe.h for the other files of KTP.
  */
 #include <linux/bpf.h>
 #include <linux/cred.h>
@@ -28,8 +28,8 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
-#include "trace_ktp.h"
-#include "ktp_def.h"
+#include "ktp/ktp_probe.h"
+#include "ktp/ktp_def.h"
 
 #define KTP_EVENT_SYSTEM	"ktp"
 #define KTP_MAXACTIVE_MAX	4096	/* as kprobe_events */

@@ -19,8 +19,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "trace_btf.h"
-#include "trace_probe.h"
+#include "../trace_btf.h"
+#include "../trace_probe.h"
 #include "ktp_tree.h"
 #include "ktp_fold.h"
 #include "ktp_btf.h"

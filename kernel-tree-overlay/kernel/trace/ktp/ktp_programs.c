@@ -8,8 +8,8 @@
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 
 /*
  * A probe's program: its id and tag, by which bpftool shows it ("bpftool

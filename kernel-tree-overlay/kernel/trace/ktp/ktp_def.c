@@ -9,9 +9,9 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 
-#include "trace_dynevent.h"
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_dynevent.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_def.h"
 
 /* Is @word the fetch argument @i, as ktp_show_def() writes it? */

@@ -15,10 +15,10 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "trace.h"
-#include "trace_probe.h"
-#include "trace_probe_kernel.h"
-#include "trace_ktp.h"
+#include "../trace.h"
+#include "../trace_probe.h"
+#include "../trace_probe_kernel.h"
+#include "ktp_probe.h"
 #include "ktp_fold.h"
 #include "ktp_parse.h"
 #include "ktp_gen.h"

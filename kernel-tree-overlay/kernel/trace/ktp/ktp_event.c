@@ -12,8 +12,8 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_event.h"
 
 /*

@@ -7,9 +7,9 @@
 #include <linux/fs.h>
 #include <linux/percpu.h>
 
-#include "trace.h"
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_event.h"
 
 /* ktp_probes exists and has the mode of kprobe_events. */

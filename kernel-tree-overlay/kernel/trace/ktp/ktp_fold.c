@@ -9,7 +9,7 @@
  */
 #include <linux/math64.h>
 
-#include "trace_probe.h"
+#include "../trace_probe.h"
 #include "ktp_tree.h"
 #include "ktp_fold.h"
 

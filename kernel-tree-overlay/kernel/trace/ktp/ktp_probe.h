@@ -8,8 +8,8 @@
  * control file and the dynamic_events lines. The compiler's interface is
  * ktp_prog.h.
  */
-#ifndef _TRACE_KTP_H
-#define _TRACE_KTP_H
+#ifndef _KTP_PROBE_H
+#define _KTP_PROBE_H
 
 #include <linux/bpf.h>
 #include <linux/kprobes.h>
@@ -17,9 +17,9 @@
 #include <kunit/visibility.h>
 #include <asm/local.h>
 
-#include "trace.h"
-#include "trace_dynevent.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_dynevent.h"
+#include "../trace_probe.h"
 #include "ktp_prog.h"
 
 #define KTP_DYN_PREFIX		"ktp:"	/* a KTP probe in dynamic_events */
@@ -344,4 +344,4 @@ void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk);
 extern struct dentry *ktp_probes_dentry;
 #endif
 
-#endif /* _TRACE_KTP_H */
+#endif /* _KTP_PROBE_H */

@@ -15,8 +15,8 @@
 
 #include <asm/sections.h>
 
-#include "trace.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_probe.h"
 #include "ktp_tree.h"
 #include "ktp_lex.h"
 #include "ktp_fold.h"

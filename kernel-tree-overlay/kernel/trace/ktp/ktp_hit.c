@@ -15,14 +15,14 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
-#include "trace_probe.h"
+#include "../trace_probe.h"
 #include "ktp_prog.h"
 /* a user-space probe's handler pages in what its record's reads fault on */
 #define probe_user_read_faulted(addr, size, string) \
 	ktp_note_user_fault(addr, size, string)
-#include "trace_probe_kernel.h"
-#include "trace_probe_tmpl.h"
-#include "trace_ktp.h"
+#include "../trace_probe_kernel.h"
+#include "../trace_probe_tmpl.h"
+#include "ktp_probe.h"
 
 /*
  * The values a hit's program fetches, from the program to the record,

@@ -9,7 +9,7 @@
 #include <linux/trace_events.h>
 #include <kunit/visibility.h>
 
-#include "trace.h"
+#include "../trace.h"
 
 struct trace_ktp;
 

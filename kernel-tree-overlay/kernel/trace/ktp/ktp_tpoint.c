@@ -23,8 +23,8 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_tpoint.h"
 
 /*

@@ -24,8 +24,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "trace.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_probe.h"
 #include "ktp_btf.h"
 #include "ktp_parse.h"
 #include "ktp_gen.h"

@@ -12,8 +12,8 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
-#include "trace.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_probe.h"
 
 struct trace_event_call;
 

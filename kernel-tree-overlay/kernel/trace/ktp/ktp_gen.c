@@ -13,8 +13,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "trace.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_probe.h"
 #include "ktp_gen.h"
 #include "ktp_regs.h"
 

@@ -34,8 +34,8 @@
 
 #include <asm/sections.h>
 
-#include "trace.h"
-#include "trace_probe.h"
+#include "../trace.h"
+#include "../trace_probe.h"
 #include "ktp_btf.h"
 #include "ktp_gen.h"
 #include "ktp_regs.h"

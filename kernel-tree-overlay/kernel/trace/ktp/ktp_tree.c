@@ -7,7 +7,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
-#include "trace_probe.h"
+#include "../trace_probe.h"
 #include "ktp_tree.h"
 
 /**

@@ -10,8 +10,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_regs.h"
 
 /* The types a fetch expression's value can be recorded as */

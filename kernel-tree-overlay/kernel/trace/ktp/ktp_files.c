@@ -11,9 +11,9 @@
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
 
-#include "trace_dynevent.h"
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_dynevent.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_def.h"
 
 static ssize_t ktp_probes_write(struct file *file, const char __user *buffer,

@@ -27,8 +27,8 @@
 #include <linux/uprobes.h>
 #include <linux/xarray.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 #include "ktp_regs.h"
 
 /*

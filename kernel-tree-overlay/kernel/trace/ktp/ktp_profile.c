@@ -8,8 +8,8 @@
 #include <linux/seq_file.h>
 #include <linux/tracefs.h>
 
-#include "trace_probe.h"
-#include "trace_ktp.h"
+#include "../trace_probe.h"
+#include "ktp_probe.h"
 
 /*
  * Hits BPF did not run the program for: a "t" probe's, on its tracepoint
