@@ -137,10 +137,12 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 	fi
 fi
 
-# The layers of KTP's compiler, bottom up (the front end, so far: the
-# back end and the probe files are next)
+# The layers of KTP's compiler, bottom up: its front end, its back end
+# and its interface (the probe files are next)
 layered=(ktp_env.h ktp_regs.c ktp_regs.h ktp_tree.c ktp_tree.h ktp_lex.c ktp_lex.h
-	 ktp_fold.c ktp_fold.h ktp_btf.c ktp_btf.h ktp_parse.c ktp_parse.h)
+	 ktp_fold.c ktp_fold.h ktp_btf.c ktp_btf.h ktp_parse.c ktp_parse.h
+	 ktp_emit.c ktp_emit.h ktp_maps.c ktp_maps.h ktp_kfunc.c ktp_kfunc.h
+	 ktp_gen.c ktp_gen.h ktp_prog.c ktp_prog.h ktp_expr.c ktp_expr.h)
 if out=$("$TOP/harness/ktp-layers.py" "$SRC/kernel/trace/ktp" "${layered[@]}"); then
 	stamp "layers: ${out##*$'\n'}"
 else

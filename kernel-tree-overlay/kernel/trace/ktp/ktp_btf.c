@@ -648,7 +648,7 @@ static struct ktp_node *ktp_btf_type_word(struct ktp_compiler *c,
 	int type;
 
 	if (t && btf_type_is_ptr(t)) {
-		/* a tracepoint's pointer: ktp_gen_v.c makes it a number */
+		/* a tracepoint's pointer: ktp_gen.c makes it a number */
 		if (ktp_btf_set_type(c, n, id, 0, false, at))
 			return NULL;
 		return n;

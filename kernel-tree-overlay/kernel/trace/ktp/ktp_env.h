@@ -100,4 +100,46 @@ static inline bool ktp_field_is_int(const struct ftrace_event_field *field)
 	       field->size <= sizeof(u64);
 }
 
+struct bpf_map;
+struct bpf_prog;
+
+/**
+ * struct ktp_prog - the compiled condition and fetch expressions of a probe
+ * @prog: the BPF program the verifier accepted: a kprobe program on
+ *	  pt_regs for a "p" or "r" probe, a tracepoint program on the
+ *	  event's record for an "e" probe, a BTF raw tracepoint program
+ *	  on the tracepoint's arguments for a "t" probe
+ * @run_inline: a program ktp_prog_run() runs by itself: a "p" or "r"
+ *		probe's with no $argN saved at entry
+ * @on_record: an "e" probe's, whose context is the event's record
+ * @has_cond: whether the program tests a condition
+ * @nr_vals: how many values the program fetches
+ * @nr_entry_args: how many $argN an "r" probe must save at entry
+ * @id: the slot the program passes KTP's kfuncs to name itself, 0 for
+ *	none (see ktp_prog_by_id())
+ * @self_map: the map it passes with @id, which @prog holds
+ * @owner: the probe, for the kfuncs of a "t" probe's program; set when
+ *	   the program is first linked, NULL for a program never linked
+ * @false_map: where a "t" probe's program counts its false hits, one
+ *	       cache line a CPU (see ktp_prog_false_counts()), or NULL
+ * @lits: string literals the program compares strings with
+ * @nr_lits: number of @lits
+ * @rcu: frees it after the kfuncs that found it by @id
+ */
+struct ktp_prog {
+	struct bpf_prog		*prog;
+	bool			run_inline;
+	bool			on_record;
+	bool			has_cond;
+	unsigned int		nr_vals;
+	unsigned int		nr_entry_args;
+	u32			id;
+	const struct bpf_map	*self_map;
+	void			*owner;
+	struct bpf_map		*false_map;
+	char			**lits;
+	unsigned int		nr_lits;
+	struct rcu_head		rcu;
+};
+
 #endif /* _KERNEL_TRACE_KTP_ENV_H */

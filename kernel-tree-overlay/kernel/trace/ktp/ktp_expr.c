@@ -6,12 +6,12 @@
  * probe's terms (registers, arguments, the return value, the stack,
  * kernel globals, memory, event fields). They are lexed (ktp_lex.c)
  * and parsed (ktp_parse.c) into a tree, constants are folded
- * (ktp_fold.c), and the tree is emitted (ktp_gen.c, ktp_gen_v.c) as one
- * eBPF program: the condition first, returning 0 as soon as it is
- * false, then each fetch expression, whose value goes to ktp_area. The
- * program is loaded as bpf() loads programs: the BPF verifier checks
- * it, and the JIT turns it into native code (or, with the JIT off, the
- * interpreter runs it).
+ * (ktp_fold.c), and the tree is emitted (ktp_gen.c, in the frame of
+ * ktp_prog.c) as one eBPF program: the condition first, returning 0 as
+ * soon as it is false, then each fetch expression, whose value goes to
+ * ktp_area. The program is loaded as bpf() loads programs: the BPF
+ * verifier checks it, and the JIT turns it into native code (or, with
+ * the JIT off, the interpreter runs it).
  *
  * Hazards have defined results, the same in the reference evaluator
  * the KUnit tests hold the program to (ktp_expr_test.c): division and
@@ -27,8 +27,12 @@
 #include "../trace.h"
 #include "../trace_probe.h"
 #include "ktp_btf.h"
-#include "ktp_parse.h"
+#include "ktp_emit.h"
+#include "ktp_expr.h"
 #include "ktp_gen.h"
+#include "ktp_maps.h"
+#include "ktp_parse.h"
+#include "ktp_prog.h"
 
 /**
  * ktp_compiler_create - start compiling the expressions of one probe

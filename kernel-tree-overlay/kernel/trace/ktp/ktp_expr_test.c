@@ -21,7 +21,11 @@
 #include "ktp_probe.h"
 #include "ktp_fold.h"
 #include "ktp_parse.h"
+#include "ktp_emit.h"
 #include "ktp_gen.h"
+#include "ktp_kfunc.h"
+#include "ktp_maps.h"
+#include "ktp_prog.h"
 #include "ktp_regs.h"
 
 #define KTP_TEST_SEED		0x4b5450u	/* "KTP" */

@@ -3,229 +3,33 @@
  * KTP's expression compiler: code generation. A tree becomes eBPF
  * instructions: values live in slots, R7-R9 then the stack, and R6
  * holds the context across calls. A condition is a chain of jumps to
- * its false end. What depends on the program's context and on BPF's
- * helpers and kfuncs is in ktp_gen_v.c.
+ * its false end.
+ *
+ * Kernel memory is read by an inline load from a bpf_rdonly_cast()
+ * pointer (a nofault load under the JIT; to the struct the read is a
+ * member of, where the verifier finds the member in it, see
+ * ktp_v_read_type()) or by bpf_probe_read_kernel(), user memory by
+ * bpf_probe_read_user(). A "p", "r" or "e" program counts the reads
+ * that faulted on its stack.
  */
-#include <linux/glob.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/bpf_verifier.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/sections.h>
 
 #include "../trace.h"
 #include "../trace_probe.h"
+#include "ktp_btf.h"
+#include "ktp_emit.h"
 #include "ktp_gen.h"
+#include "ktp_kfunc.h"
+#include "ktp_maps.h"
 #include "ktp_regs.h"
-
-/**
- * ktp_str_compare() - compare a string with a literal, as a program asks
- * @addr: the string's address, unused for $comm
- * @lit: the literal
- * @how: KTP_STR_* flags, and the size of a char array field (0 for a
- *	 NUL-terminated string)
- *
- * Return: 1 if the compare holds, 0 if not, -1 if the string could not
- * be read.
- */
-int ktp_str_compare(unsigned long addr, const char *lit, u32 how)
-{
-	unsigned int len = (how >> KTP_STR_LEN_SHIFT) & (KTP_EXPR_STR_MAX - 1);
-	char buf[KTP_EXPR_STR_MAX];
-	bool match;
-	long ret;
-
-	if (how & KTP_STR_COMM) {
-		/* as $comm fetches it: no task_lock() in a probe */
-		memcpy(buf, current->comm, TASK_COMM_LEN);
-		buf[TASK_COMM_LEN - 1] = '\0';
-	} else {
-		void __user *uaddr = (void __user *)addr;
-
-		if (how & KTP_STR_USER) {
-			ret = len ? copy_from_user_nofault(buf, uaddr, len) :
-			      strncpy_from_user_nofault(buf, uaddr, sizeof(buf));
-			if (ret < 0)
-				ktp_note_user_fault(addr, len ?: sizeof(buf),
-						    !len);
-		} else if (len) {
-			ret = copy_from_kernel_nofault(buf, (void *)addr, len);
-		} else {
-			ret = strncpy_from_kernel_nofault(buf, (void *)addr,
-							  sizeof(buf));
-		}
-		if (ret < 0)
-			return -1;
-		buf[len ?: sizeof(buf) - 1] = '\0';
-	}
-	if ((how & KTP_STR_OPS) == KTP_STR_GLOB)
-		return glob_match(lit, buf);
-	match = !strcmp(buf, lit);
-	return (how & KTP_STR_OPS) == KTP_STR_EQ ? match : !match;
-}
-
-NOKPROBE_SYMBOL(ktp_str_compare);
-
-/* The code */
-
-/* Double the room for instructions, up to KTP_EXPR_MAX_INSNS */
-static bool ktp_grow_insns(struct ktp_compiler *c)
-{
-	int cap = min(max(c->insns_cap * 2, 64), KTP_EXPR_MAX_INSNS);
-	struct bpf_insn *insns;
-
-	if (c->len >= KTP_EXPR_MAX_INSNS) {
-		if (!c->error)
-			c->error = -E2BIG;
-		return false;
-	}
-	insns = krealloc_array(c->insns, cap, sizeof(*insns), GFP_KERNEL);
-	if (!insns) {
-		if (!c->error)
-			c->error = -ENOMEM;
-		return false;
-	}
-	c->insns = insns;
-	c->insns_cap = cap;
-	return true;
-}
-
-/**
- * ktp_emit() - append an instruction to the program
- * @c: the compiler; past KTP_EXPR_MAX_INSNS, @c->error is -E2BIG
- * @insn: the instruction
- *
- * The program starts small and grows as it needs: most are a few dozen
- * instructions.
- */
-void ktp_emit(struct ktp_compiler *c, struct bpf_insn insn)
-{
-	if (c->len == c->insns_cap && !ktp_grow_insns(c))
-		return;
-	c->insns[c->len++] = insn;
-}
-
-/* Whether @val can be a 32-bit immediate, sign-extended */
-static bool ktp_imm32_ok(u64 val)
-{
-	return (s64)val == (s32)val;
-}
-
-/* A 64-bit immediate, in two instructions */
-static void ktp_emit_ld_imm64(struct ktp_compiler *c, int reg, u64 val)
-{
-	struct bpf_insn insn[2] = { BPF_LD_IMM64(reg, val) };
-
-	ktp_emit(c, insn[0]);
-	ktp_emit(c, insn[1]);
-}
-
-static void ktp_emit_imm64(struct ktp_compiler *c, int reg, u64 val)
-{
-	if (ktp_imm32_ok(val))
-		ktp_emit(c, BPF_MOV64_IMM(reg, (s32)val));
-	else
-		ktp_emit_ld_imm64(c, reg, val);
-}
-
-static int ktp_slot_off(const struct ktp_compiler *c, int slot)
-{
-	return -KTP_V_STACK - 8 * (slot - KTP_NR_REG_SLOTS + 1);
-}
-
-/**
- * ktp_load() - the register holding a slot's value
- * @c: the compiler
- * @slot: the slot: 0-2 are R7-R9, the others on the stack
- * @scratch: the register a slot on the stack is loaded into
- *
- * Return: the slot's own register, or @scratch loaded.
- */
-int ktp_load(struct ktp_compiler *c, int slot, int scratch)
-{
-	if (ktp_slot_is_reg(slot))
-		return ktp_slot_reg(slot);
-	ktp_emit(c, BPF_LDX_MEM(BPF_DW, scratch, BPF_REG_FP,
-				ktp_slot_off(c, slot)));
-	return scratch;
-}
-
-/**
- * ktp_load_into() - put a slot's value in a given register
- * @c: the compiler
- * @slot: the slot
- * @dst: the register, as a helper or kfunc call wants its argument
- */
-void ktp_load_into(struct ktp_compiler *c, int slot, int dst)
-{
-	int reg = ktp_load(c, slot, dst);
-
-	if (reg != dst)
-		ktp_emit(c, BPF_MOV64_REG(dst, reg));
-}
-
-/**
- * ktp_store() - put a register's value in a slot
- * @c: the compiler
- * @slot: the slot: 0-2 are R7-R9, the others on the stack
- * @reg: the register
- */
-void ktp_store(struct ktp_compiler *c, int slot, int reg)
-{
-	c->max_slot = max(c->max_slot, slot);
-	if (ktp_slot_is_reg(slot)) {
-		if (reg != ktp_slot_reg(slot))
-			ktp_emit(c, BPF_MOV64_REG(ktp_slot_reg(slot), reg));
-		return;
-	}
-	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, reg, ktp_slot_off(c, slot)));
-}
-
-/**
- * ktp_jump() - append a jump whose offset is set once its target is known
- * @c: the compiler
- * @insn: the jump
- *
- * Return: the jump's index, for ktp_land().
- */
-int ktp_jump(struct ktp_compiler *c, struct bpf_insn insn)
-{
-	ktp_emit(c, insn);
-	return c->len - 1;
-}
-
-/**
- * ktp_land() - make a jump land on the next instruction
- * @c: the compiler
- * @from: the jump's index from ktp_jump(); ignored if negative
- */
-void ktp_land(struct ktp_compiler *c, int from)
-{
-	if (from >= 0 && from < c->len)
-		c->insns[from].off = c->len - from - 1;
-}
-
-/**
- * ktp_emit_convert() - truncate and extend a register to a type
- * @c: the compiler
- * @reg: the register
- * @type: the KTP_T_* type its value takes
- */
-void ktp_emit_convert(struct ktp_compiler *c, int reg, int type)
-{
-	int size = type & KTP_T_SIZE;
-
-	if (type & (KTP_T_PTR | KTP_T_STR) || size >= 8)
-		return;
-	if (ktp_is_signed(type)) {
-		ktp_emit(c, BPF_ALU64_IMM(BPF_LSH, reg, 64 - size * 8));
-		ktp_emit(c, BPF_ALU64_IMM(BPF_ARSH, reg, 64 - size * 8));
-	} else if (size == 4) {
-		ktp_emit(c, BPF_MOV32_REG(reg, reg));	/* zero-extends */
-	} else {
-		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, reg, (1 << (size * 8)) - 1));
-	}
-}
 
 static int ktp_jmp_op(int op, bool is_signed)
 {
@@ -647,4 +451,533 @@ void ktp_gen(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 		return;
 	}
 	ktp_gen_binary(c, n, slot);
+}
+
+/**
+ * ktp_v_gen_reg() - a register of the hit, read from the context
+ * @c: the compiler
+ * @off: its offset in struct pt_regs
+ * @slot: where the value goes
+ */
+void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot)
+{
+	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
+
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, off));
+	ktp_store(c, slot, reg);
+}
+
+/*
+ * R0 = bpf_rdonly_cast() of the address in @slot to the struct whose BTF
+ * id is @type: a pointer the verifier loads through with a nofault load
+ * under the JIT, and moves by any offset (it inlines the call)
+ */
+static void ktp_v_emit_cast(struct ktp_compiler *c, int slot, u32 type)
+{
+	ktp_load_into(c, slot, BPF_REG_1);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, type));
+	ktp_v_call_kfunc(c, ktp_v_btf_ids[KTP_BTF_RDONLY_CAST]);
+}
+
+/* Count a fault: one more on the stack */
+static void ktp_v_count_fault(struct ktp_compiler *c)
+{
+	c->has_faults = true;
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_FP, KTP_V_FAULTS));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1));
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_1, KTP_V_FAULTS));
+}
+
+/*
+ * The value of @bytes at the address in @slot plus @off, into R0,
+ * sign-extended if @sx, else zero-extended: an inline nofault load under
+ * the JIT, then (for a 0, which may be a fault, unless @may_fault is
+ * false) the helper that says whether it faulted. @type: the BTF id of
+ * the struct the load reads through; @ptr: the address may be a pointer
+ * the verifier types (ktp_v_is_ptr()).
+ */
+static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
+			    int bytes, bool sx, bool user, bool may_fault,
+			    u32 type, bool ptr)
+{
+	int size = bytes_to_bpf_size(bytes), done = -1, ok;
+
+	if (c->jit && !user) {
+		ktp_v_emit_cast(c, slot, type);
+		ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_0, off) :
+			 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_0, off));
+		if (!may_fault)
+			return;
+		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+	}
+	if (ptr && off) {
+		/* one that may be NULL takes no offset: the cast's does */
+		ktp_v_emit_cast(c, slot, ktp_v_btf_ids[KTP_BTF_WORD]);
+		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_0));
+	} else {
+		ktp_load_into(c, slot, BPF_REG_3);
+	}
+	if (off)
+		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, off));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
+	ktp_v_call_helper(c, user ? BPF_FUNC_probe_read_user :
+			  BPF_FUNC_probe_read_kernel);
+	ok = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	ktp_v_count_fault(c);
+	/*
+	 * A user-space probe's handler may page it in and run again; not
+	 * under the interpreter, whose programs may not call kfuncs.
+	 */
+	if (user && (c->env.flags & KTP_ENV_USER) && c->jit) {
+		ktp_load_into(c, slot, BPF_REG_1);
+		if (off)
+			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, off));
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, bytes));
+		ktp_v_call_kfunc(c, ktp_v_btf_ids[KTP_BTF_USER_READ_FAULTED]);
+	}
+	ktp_land(c, ok);
+	/* the helper zeroed it if it faulted */
+	ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH) :
+		 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_land(c, done);
+}
+
+/* [@start, @start + @size) lies in [@first, @end) */
+static bool ktp_v_within(unsigned long start, unsigned int size,
+			 const char *first, const char *end)
+{
+	return start >= (unsigned long)first && start + size > start &&
+	       start + size <= (unsigned long)end;
+}
+
+/*
+ * A read of the kernel image's data, bss or read-only data, at an address
+ * the definition gives (a global, @sym), cannot fault: they stay mapped
+ * while the kernel runs, as a module's data does not. Its code needs no
+ * fault check, which makes it shorter to verify and to run.
+ */
+static bool ktp_v_read_may_fault(const struct ktp_node *n)
+{
+	unsigned int size = n->param & KTP_T_SIZE;
+	const struct ktp_node *a = n->l;
+	unsigned long addr;
+
+	if (n->param & KTP_READ_USER)
+		return true;
+	/*
+	 * Nor can a read of the running task's task_struct; and a pointer
+	 * read on the way to another read (p->q->r) need not tell a fault
+	 * from a 0: the read through it then reads at an address near 0,
+	 * which faults, and counts the fault.
+	 */
+	if (n->tflags & KTP_N_CHAIN)
+		return false;
+	if (a->op == KTP_OP_ADD && a->l->op == KTP_OP_CURRENT &&
+	    a->r->op == KTP_OP_CONST &&
+	    a->r->val + size <= sizeof(struct task_struct))
+		return false;
+	if (a->op != KTP_OP_CONST)
+		return true;
+	addr = n->l->val;
+	return !ktp_v_within(addr, size, _sdata, _edata) &&
+	       !ktp_v_within(addr, size, __bss_start, __bss_stop) &&
+	       !ktp_v_within(addr, size, __start_rodata, __end_rodata);
+}
+
+/*
+ * The address of a read and the offset its load takes: a member's offset
+ * is the load's own
+ */
+static const struct ktp_node *ktp_v_read_addr(struct ktp_compiler *c,
+					      const struct ktp_node *n,
+					      s16 *off)
+{
+	const struct ktp_node *addr = n->l;
+
+	*off = 0;
+	if (c->jit && !(n->param & KTP_READ_USER) && addr->op == KTP_OP_ADD &&
+	    addr->r->op == KTP_OP_CONST && addr->r->val <= S16_MAX) {
+		*off = addr->r->val;
+		addr = addr->l;
+	}
+	return addr;
+}
+
+/*
+ * What the inline load of read @n reads through, at offset @off of
+ * @addr: the struct @addr points to, if @n is one of its members by C's
+ * types and the verifier finds a member there (btf_struct_access(), the
+ * check of its loads through a BTF pointer: a union's first member, a
+ * bitfield's bytes, or an offset past the struct may not be one); else
+ * ktp_word. bpf_rdonly_cast() takes vmlinux's structs only. *@ptr, if
+ * @ptr is not NULL: the verifier types the value read as a pointer too.
+ */
+static u32 ktp_v_read_type(struct ktp_compiler *c, const struct ktp_node *n,
+			   const struct ktp_node *addr, s16 off, bool *ptr)
+{
+	struct bpf_reg_state reg = { .type = PTR_TO_BTF_ID | PTR_UNTRUSTED };
+	enum bpf_type_flag flag = 0;
+	const struct btf_type *t;
+	u32 next_id, id;
+	int ret;
+
+	if (ptr)
+		*ptr = false;
+	if (!c->jit || n->param & KTP_READ_USER || !(n->tflags & KTP_N_BTF) ||
+	    !(addr->tflags & KTP_N_BTF) || addr->nptr != 1 || !c->btf ||
+	    btf_is_module(c->btf))
+		return ktp_v_btf_ids[KTP_BTF_WORD];
+	t = btf_type_skip_modifiers(c->btf, addr->btf_id, &id);
+	if (!t || !btf_type_is_struct(t))
+		return ktp_v_btf_ids[KTP_BTF_WORD];
+	reg.btf = c->btf;
+	reg.btf_id = id;
+	ret = btf_struct_access(NULL, &reg, off, n->param & KTP_T_SIZE,
+				BPF_READ, &next_id, &flag, NULL);
+	if (ret < 0)
+		return ktp_v_btf_ids[KTP_BTF_WORD];
+	if (ptr)
+		*ptr = ret == PTR_TO_BTF_ID;
+	return id;
+}
+
+/* Whether the verifier types the value of read @n as a pointer */
+static bool ktp_v_read_is_ptr(struct ktp_compiler *c, const struct ktp_node *n)
+{
+	const struct ktp_node *addr;
+	bool ptr;
+	s16 off;
+
+	addr = ktp_v_read_addr(c, n, &off);
+	ktp_v_read_type(c, n, addr, off, &ptr);
+	return ptr;
+}
+
+/**
+ * ktp_v_gen_read() - a read of kernel or user memory
+ * @c: the compiler
+ * @n: the read
+ * @slot: where the value goes
+ */
+void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
+{
+	int bytes = n->param & KTP_T_SIZE;
+	const struct ktp_node *addr;
+	u32 type;
+	s16 off;
+
+	addr = ktp_v_read_addr(c, n, &off);
+	type = ktp_v_read_type(c, n, addr, off, NULL);
+	/* the load extends the value as its type says: no conversion */
+	ktp_gen(c, addr, slot);
+	ktp_v_emit_read(c, slot, off, bytes, ktp_is_signed(n->type) && bytes < 8 &&
+			(n->type & KTP_T_SIZE) == bytes,
+			n->param & KTP_READ_USER, ktp_v_read_may_fault(n), type,
+			ktp_v_is_ptr(c, addr));
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/**
+ * ktp_v_gen_current() - current, the running task
+ * @c: the compiler
+ * @slot: where its address goes
+ */
+void ktp_v_gen_current(struct ktp_compiler *c, int slot)
+{
+	ktp_v_call_helper(c, BPF_FUNC_get_current_task);
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/*
+ * Find a "t" probe's tracepoint prototype (ktp_btf_tpoint()), which says
+ * its arguments' types; without one, loading the program says so
+ */
+static void ktp_v_tpoint_btf(struct ktp_compiler *c)
+{
+	if (ktp_btf_tpoint(c) == -ENOMEM && !c->error)
+		c->error = -ENOMEM;
+}
+
+/* Whether $argN of a "t" probe is a pointer the verifier types */
+static bool ktp_v_tpoint_arg_is_ptr(struct ktp_compiler *c, unsigned int num)
+{
+	ktp_v_tpoint_btf(c);
+	return num > 32 || !(c->tp_scalars & BIT(num - 1));
+}
+
+/* Whether a cast to @type changes bits: see ktp_emit_convert() */
+static bool ktp_v_cast_converts(int type)
+{
+	return !(type & (KTP_T_PTR | KTP_T_STR)) && (type & KTP_T_SIZE) < 8;
+}
+
+/*
+ * Whether a pointer the verifier types moves by @n, the right operand of
+ * a + or -, and stays one: by a constant within what the verifier allows
+ * (BPF_MAX_VAR_OFF), in an instruction's immediate; any other operand
+ * makes a number of it
+ */
+static bool ktp_v_ptr_offset_ok(const struct ktp_node *n)
+{
+	s64 val = n->val;
+
+	return n->op == KTP_OP_CONST && val > -BPF_MAX_VAR_OFF &&
+	       val < BPF_MAX_VAR_OFF;
+}
+
+/**
+ * ktp_v_is_ptr() - whether the verifier sees a value as a pointer
+ * @c: the compiler
+ * @n: the value
+ *
+ * A "t" probe's argument that points to a struct is the verifier's BTF
+ * pointer, as is a pointer member read through its struct (see
+ * ktp_v_read_type()); an "e" probe's string field is an address in its
+ * record, the program's context. Each stays what it is through what the
+ * verifier lets a pointer take: a constant added or subtracted, a cast
+ * that changes no bit, "?:", a compare, a read through it, a kfunc's
+ * __ign argument. An integer operation makes a number of it first
+ * (ktp_v_emit_number()).
+ *
+ * Return: true if @n may be such a pointer.
+ */
+bool ktp_v_is_ptr(struct ktp_compiler *c, const struct ktp_node *n)
+{
+	struct ftrace_event_field *field;
+
+	switch (n->op) {
+	case KTP_OP_ARG:
+		return c->env.flags & KTP_ENV_TPOINT &&
+		       ktp_v_tpoint_arg_is_ptr(c, n->param);
+	case KTP_OP_FIELD:
+		field = (void *)(unsigned long)n->val;
+		return is_string_field(field) &&
+		       field->filter_type != FILTER_PTR_STRING;
+	case KTP_OP_ADD:
+	case KTP_OP_SUB:
+		return ktp_v_is_ptr(c, n->l) && !ktp_v_is_ptr(c, n->r) &&
+		       ktp_v_ptr_offset_ok(n->r);
+	case KTP_OP_CAST:
+		return !ktp_v_cast_converts(n->type) && ktp_v_is_ptr(c, n->l);
+	case KTP_OP_COND:
+		return ktp_v_is_ptr(c, n->l) || ktp_v_is_ptr(c, n->r);
+	case KTP_OP_READ:
+		return ktp_v_read_is_ptr(c, n);
+	default:
+		return false;
+	}
+}
+
+/**
+ * ktp_v_emit_number() - make the number a pointer in a slot is
+ * @c: the compiler
+ * @slot: the slot, which holds a value ktp_v_is_ptr() says may be a
+ *	  pointer the verifier types
+ *
+ * C converts a pointer to an integer where an integer operation takes
+ * it; the verifier lets a pointer take + and - only, and keeps its type.
+ * The number is the pointer's eight bytes, copied from the stack by
+ * bpf_probe_read_kernel(), a copy the verifier types as a number, as it
+ * does any it did not write. Only an integer operation on such a pointer
+ * pays for it: a read through the pointer, a compare and a fetch of its
+ * value take the pointer as it is.
+ */
+void ktp_v_emit_number(struct ktp_compiler *c, int slot)
+{
+	int reg = ktp_load(c, slot, BPF_REG_3);
+
+	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, reg, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_1, BPF_REG_FP));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, KTP_V_SCRATCH));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_2, sizeof(u64)));
+	ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_1));
+	ktp_v_call_helper(c, BPF_FUNC_probe_read_kernel);
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/**
+ * ktp_v_emit_null_split() - let a "t" probe's pointer move
+ * @c: the compiler
+ * @reg: the register holding a value ktp_v_is_ptr() says may be a pointer
+ *
+ * The verifier moves no pointer that may be NULL (every pointer argument
+ * of a module's tracepoint) until it is tested: NULL goes on as the
+ * number 0. Where the pointer cannot be NULL, the verifier drops the
+ * test.
+ */
+void ktp_v_emit_null_split(struct ktp_compiler *c, int reg)
+{
+	if (!(c->env.flags & KTP_ENV_TPOINT))
+		return;
+	ktp_emit(c, BPF_JMP_IMM(BPF_JNE, reg, 0, 1));
+	ktp_emit(c, BPF_MOV64_IMM(reg, 0));
+}
+
+/**
+ * ktp_v_gen_tpoint_arg() - load an argument of a "t" probe's tracepoint
+ * @c: the compiler
+ * @num: the argument, from 1
+ * @reg: the register it goes to: a number, or a pointer the verifier
+ *	 types by the tracepoint's BTF prototype
+ */
+void ktp_v_gen_tpoint_arg(struct ktp_compiler *c, unsigned int num, int reg)
+{
+	ktp_v_tpoint_btf(c);
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, (num - 1) * 8));
+}
+
+/**
+ * ktp_v_gen_field() - a field of an "e" probe's event record
+ * @c: the compiler
+ * @n: the field: an integer, or the address of a string to compare
+ * @slot: where the value goes
+ */
+void ktp_v_gen_field(struct ktp_compiler *c, const struct ktp_node *n,
+		     int slot)
+{
+	struct ftrace_event_field *field = (void *)(unsigned long)n->val;
+	int reg = ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) : BPF_REG_0;
+	int off = field->offset;
+
+	if (!is_string_field(field)) {
+		ktp_emit(c, BPF_LDX_MEM(bytes_to_bpf_size(field->size), reg,
+					KTP_R_CTX, off));
+		ktp_emit_convert(c, reg, n->type);
+		ktp_store(c, slot, reg);
+		return;
+	}
+	switch (field->filter_type) {
+	/* the record's address is the context, a pointer it stays */
+	case FILTER_DYN_STRING:		/* rec + (loc & 0xffff) */
+	case FILTER_RDYN_STRING:	/* the field's end + (loc & 0xffff) */
+		ktp_emit(c, BPF_LDX_MEM(BPF_W, reg, KTP_R_CTX, off));
+		ktp_emit(c, BPF_ALU64_IMM(BPF_AND, reg, 0xffff));
+		ktp_emit(c, BPF_ALU64_REG(BPF_ADD, reg, KTP_R_CTX));
+		if (field->filter_type == FILTER_RDYN_STRING)
+			ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg,
+						  off + sizeof(u32)));
+		break;
+	case FILTER_PTR_STRING:
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, reg, KTP_R_CTX, off));
+		break;
+	default:			/* a char array in the record */
+		ktp_emit(c, BPF_MOV64_REG(reg, KTP_R_CTX));
+		ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, reg, off));
+	}
+	ktp_store(c, slot, reg);
+}
+
+/**
+ * ktp_v_gen_arg() - $argN at a function's entry, or saved at its entry
+ * @c: the compiler
+ * @n: the argument
+ * @slot: where the value goes
+ */
+void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
+{
+	int off;
+
+	if (c->env.flags & KTP_ENV_TPOINT) {
+		ktp_v_gen_tpoint_arg(c, n->param, ktp_slot_is_reg(slot) ?
+				     ktp_slot_reg(slot) : BPF_REG_0);
+		ktp_store(c, slot, ktp_slot_is_reg(slot) ? ktp_slot_reg(slot) :
+			  BPF_REG_0);
+		return;
+	}
+	if (c->env.flags & KTP_ENV_RETURN) {
+		/* ktp_prog_run_verified() copied them before the program */
+		ktp_v_area(c);
+		ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1,
+					(KTP_V_ENTRY + n->param - 1) * 8));
+		ktp_store(c, slot, BPF_REG_0);
+		return;
+	}
+	off = ktp_arg_reg_offset(n->param);
+	if (off >= 0) {
+		ktp_v_gen_reg(c, off, slot);
+		return;
+	}
+	/* on the stack: the parser checked that it is found there */
+	ktp_emit(c, BPF_LDX_MEM(BPF_DW, BPF_REG_0, KTP_R_CTX, ktp_sp_offset()));
+	ktp_emit(c, BPF_ALU64_IMM(BPF_ADD, BPF_REG_0,
+				  ktp_arg_stack_offset(n->param)));
+	ktp_store(c, slot, BPF_REG_0);
+	/* a user-space probe's function has its arguments on the user's stack */
+	ktp_v_emit_read(c, slot, 0, 8, false, c->env.flags & KTP_ENV_USER,
+			true, ktp_v_btf_ids[KTP_BTF_WORD], false);
+	ktp_store(c, slot, BPF_REG_0);
+}
+
+/*
+ * The first byte of a kernel string at the address in @slot, read
+ * inline: where it is not 0 (which a fault reads too) and not the
+ * literal's first byte, the compare is decided without the kfunc, which
+ * copies the whole string. So is most of a false compare. Return: the
+ * jump to after the kfunc's call, with its result in R0, or -1.
+ */
+static int ktp_v_emit_first_byte(struct ktp_compiler *c,
+				 const struct ktp_node *n, int slot)
+{
+	const char *lit = (const char *)(unsigned long)n->val;
+	u32 how = n->param & KTP_STR_OPS;
+	int same, zero, done;
+
+	/* a glob's first character may match more than itself */
+	if (!c->jit || n->param & KTP_STR_USER || !lit[0] ||
+	    (how == KTP_STR_GLOB && strchr("*?[\\", lit[0])))
+		return -1;
+	ktp_v_emit_cast(c, slot, ktp_v_btf_ids[KTP_BTF_WORD]);
+	ktp_emit(c, BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0));
+	zero = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	same = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, (u8)lit[0], 0));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, how == KTP_STR_NE));
+	done = ktp_jump(c, BPF_JMP_A(0));
+	ktp_land(c, zero);
+	ktp_land(c, same);
+	return done;
+}
+
+/**
+ * ktp_v_gen_strcmp() - a string compared with a literal, by ktp_strcmp()
+ * @c: the compiler
+ * @n: the compare; its val is the literal
+ * @slot: where the value goes
+ */
+void ktp_v_gen_strcmp(struct ktp_compiler *c, const struct ktp_node *n,
+		      int slot)
+{
+	int ok, decided = -1;
+	unsigned int lit;
+
+	/* the verifier lets only JIT-compiled programs call kfuncs */
+	if (!c->jit) {
+		if (!c->error)
+			c->error = -EOPNOTSUPP;
+		return;
+	}
+	for (lit = 0; lit < c->nr_lits; lit++)
+		if ((unsigned long)c->lits[lit] == n->val)
+			break;
+	if (n->param & KTP_STR_COMM) {
+		ktp_emit(c, BPF_MOV64_IMM(BPF_REG_3, 0));
+	} else {
+		ktp_gen(c, n->l, slot);
+		decided = ktp_v_emit_first_byte(c, n, slot);
+		ktp_load_into(c, slot, BPF_REG_3);
+	}
+	ktp_v_emit_self(c);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_4, lit));
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_5, n->param));
+	ktp_v_call_kfunc(c, ktp_v_btf_ids[KTP_BTF_STRCMP]);
+	/* -1: the string could not be read, a fault; the compare is false */
+	ok = ktp_jump(c, BPF_JMP32_IMM(BPF_JSGE, BPF_REG_0, 0, 0));
+	ktp_v_count_fault(c);
+	ktp_emit(c, BPF_MOV64_IMM(BPF_REG_0, 0));
+	ktp_land(c, ok);
+	ktp_emit(c, BPF_MOV32_REG(BPF_REG_0, BPF_REG_0));
+	ktp_land(c, decided);
+	ktp_store(c, slot, BPF_REG_0);
 }

@@ -20,6 +20,7 @@
 #include "../trace.h"
 #include "../trace_dynevent.h"
 #include "../trace_probe.h"
+#include "ktp_expr.h"
 #include "ktp_prog.h"
 
 #define KTP_DYN_PREFIX		"ktp:"	/* a KTP probe in dynamic_events */

@@ -155,7 +155,7 @@ struct ktp_compiler {
 	unsigned int		nr_strcmps;	/* see ktp_string_node() */
 	unsigned int		glob_bytes;
 	int			error;		/* first code error */
-	/* the program, for the verifier: see ktp_gen_v.c */
+	/* the program, for the verifier: see ktp_prog.c */
 	u32			id;		/* see ktp_prog_by_id() */
 	bool			jit;		/* reads inline, kfuncs callable */
 	bool			has_faults;	/* counts them on its stack */
