@@ -9,8 +9,9 @@ Then "A uses B" is "A includes B's header", and the compiler, with
 through such an include. This prints the graph of those includes
 between KTP's files and its cycles (strongly connected components of
 more than one file), and exits 1 if there is one.
-  ktp-layers.py DIR [FILE...]   (DIR: kernel/trace of a tree; FILEs: the
-                                 KTP files to look at, default all)
+  ktp-layers.py DIR [FILE...]   (DIR: kernel/trace/ktp of a tree; FILEs:
+                                 the KTP files to look at, relative to
+                                 DIR, default all of DIR)
 """
 import os
 import re
@@ -21,8 +22,9 @@ PROTO = re.compile(r'^[a-z_][\w \*]*?\b(ktp_\w+|trace_ktp\w*)\((?:[^;{]*?)\);', 
 
 
 def unit(name):
-    """The unit a file belongs to: ktp_lex.c and ktp_lex.h are ktp_lex."""
-    return os.path.splitext(name)[0]
+    """The unit a file belongs to: ktp_lex.c and ktp_lex.h are ktp_lex,
+    ../trace_ktp.c and trace_ktp.h are trace_ktp."""
+    return os.path.splitext(os.path.basename(name))[0]
 
 
 def main():
@@ -39,7 +41,8 @@ def main():
             if v in units and v != unit(n):
                 edges[unit(n)].add(v)
         if n.endswith('.h'):
-            defs = text.get(unit(n) + '.c', '')
+            defs = next((t for m, t in text.items()
+                         if m.endswith('.c') and unit(m) == unit(n)), '')
             for fn in PROTO.findall(s):
                 if not re.search(r'^[^\s#][^;]*\b' + fn + r'\(', defs, re.M):
                     print(f'{n}: declares {fn}(), which {unit(n)}.c does not define')

@@ -9,7 +9,7 @@
 #   - sparse (C=2) on the C files the series adds,
 #   - W=1: no warning in a file the series adds or changes,
 #   - kernel-doc on the C files and headers the series adds,
-#   - the compiler's layers: each of its files includes only the headers
+#   - KTP's layers: each of its files includes only the headers
 #     of the files below it, a header declares only its own file's
 #     functions, and no include makes a circle (harness/ktp-layers.py).
 # (That each patch builds on its own is harness/bisect.sh's.)
@@ -137,17 +137,15 @@ if [ ${#new_doc[@]} -gt 0 ]; then
 	fi
 fi
 
-# The layers of KTP's compiler, bottom up: its front end, its back end
-# and its interface (the probe files are next)
-layered=(ktp_env.h ktp_regs.c ktp_regs.h ktp_tree.c ktp_tree.h ktp_lex.c ktp_lex.h
-	 ktp_fold.c ktp_fold.h ktp_btf.c ktp_btf.h ktp_parse.c ktp_parse.h
-	 ktp_emit.c ktp_emit.h ktp_maps.c ktp_maps.h ktp_kfunc.c ktp_kfunc.h
-	 ktp_gen.c ktp_gen.h ktp_prog.c ktp_prog.h ktp_expr.c ktp_expr.h)
+# The layers of KTP: every file of kernel/trace/ktp/ but the KUnit tests
+# (which test all of it), and the control file, kernel/trace/trace_ktp.c
+mapfile -t layered < <(cd "$SRC/kernel/trace/ktp" && ls -- *.[ch] | grep -v '_test\.c$')
+layered+=(../trace_ktp.c)
 if out=$("$TOP/harness/ktp-layers.py" "$SRC/kernel/trace/ktp" "${layered[@]}"); then
 	stamp "layers: ${out##*$'\n'}"
 else
 	echo "$out" >&2
-	echo "layers: the compiler's files call up, or in a circle" >&2
+	echo "layers: KTP's files call up, or in a circle" >&2
 	fail=1
 fi
 

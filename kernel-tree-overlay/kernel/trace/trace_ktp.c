@@ -29,7 +29,10 @@
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "ktp/ktp_probe.h"
+#include "ktp/ktp_args.h"
 #include "ktp/ktp_def.h"
+#include "ktp/ktp_hit.h"
+#include "ktp/trace_ktp.h"
 
 #define KTP_EVENT_SYSTEM	"ktp"
 #define KTP_MAXACTIVE_MAX	4096	/* as kprobe_events */
@@ -535,7 +538,7 @@ static int ktp_parse_kprobe_target(const char *arg, bool is_return,
  * Nobody writes a definition when a module comes: the kernel log says
  * what went wrong, as it does for kprobe events.
  */
-void ktp_warn_not_armed(struct trace_ktp *tk, int err)
+static void ktp_warn_not_armed(struct trace_ktp *tk, int err)
 {
 	pr_warn("ktp: %s/%s is not armed on %s: error %d\n",
 		trace_probe_group_name(&tk->tp), trace_probe_name(&tk->tp),

@@ -12,6 +12,7 @@
 
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_args.h"
 #include "ktp_regs.h"
 
 /* The types a fetch expression's value can be recorded as */

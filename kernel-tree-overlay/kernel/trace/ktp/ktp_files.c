@@ -15,6 +15,8 @@
 #include "../trace_probe.h"
 #include "ktp_probe.h"
 #include "ktp_def.h"
+#include "ktp_files.h"
+#include "trace_ktp.h"
 
 static ssize_t ktp_probes_write(struct file *file, const char __user *buffer,
 				size_t count, loff_t *ppos)

@@ -23,6 +23,7 @@
 #include "../trace_probe_kernel.h"
 #include "../trace_probe_tmpl.h"
 #include "ktp_probe.h"
+#include "ktp_hit.h"
 
 /*
  * The values a hit's program fetches, from the program to the record,

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What KTP's files share: a probe, its counters, and the functions one
- * file of KTP calls in another. trace_ktp.c makes, registers and enables
- * probes, "p" and "r" probes itself, and those of other kinds through
- * their struct ktp_kind; ktp_hit.c runs them; ktp_args.c compiles a
- * definition's fetch arguments and condition; ktp_files.c holds the
- * control file and the dynamic_events lines. The compiler's interface is
- * ktp_prog.h.
+ * What KTP's probe files share: a probe, its counters, and how a hit
+ * counts itself, nests and runs the probe's program. trace_ktp.c makes,
+ * registers and enables probes, "p" and "r" probes itself, and those of
+ * other kinds through their struct ktp_kind (trace_ktp.h); ktp_hit.c
+ * runs them (ktp_hit.h); ktp_args.c compiles a definition's fetch
+ * arguments and condition (ktp_args.h); ktp_def.c shows a definition
+ * (ktp_def.h); ktp_files.c holds the control file and the files that
+ * list the probes (ktp_files.h). The compiler's interface is ktp_expr.h.
  */
-#ifndef _KTP_PROBE_H
-#define _KTP_PROBE_H
+#ifndef _KERNEL_TRACE_KTP_PROBE_H
+#define _KERNEL_TRACE_KTP_PROBE_H
 
 #include <linux/bpf.h>
 #include <linux/kprobes.h>
@@ -189,31 +190,6 @@ static inline char ktp_def_letter(struct trace_ktp *tk)
 	return tk->kind->letter;
 }
 
-/* trace_ktp.c */
-extern struct dyn_event_operations ktp_dyn_ops;
-int ktp_create_or_delete(const char *raw_command);
-int ktp_register_kind(const struct ktp_kind *kind);
-int ktp_register_user_kind(const struct ktp_kind *kind);
-void ktp_warn_not_armed(struct trace_ktp *tk, int err);
-int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made);
-
-/* The KTP probe of dynamic event @ev, or NULL for another kind's */
-static inline struct trace_ktp *ktp_of_dyn_event(struct dyn_event *ev)
-{
-	return ev->ops == &ktp_dyn_ops ? to_trace_ktp(ev) : NULL;
-}
-
-/* ktp_hit.c */
-int ktp_kprobe_handler(struct kprobe *kp, struct pt_regs *regs);
-int ktp_kretprobe_handler(struct kretprobe_instance *ri, struct pt_regs *regs);
-int ktp_kretprobe_entry_handler(struct kretprobe_instance *ri,
-				struct pt_regs *regs);
-bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
-			  void *rec, void *edata);
-bool ktp_record_event(struct trace_ktp *tk, void *rec, void *edata,
-		      struct trace_event_file *file);
-void ktp_prefetch_args(struct trace_ktp *tk, void *rec, void *edata);
-
 /*
  * A hit is counted once, when its outcome is known: recorded, dropped,
  * false or missed (ktp_profile adds them up into "hits").
@@ -325,24 +301,4 @@ ktp_run_prog(struct trace_ktp *tk, struct ktp_counters *counters,
 	return ktp_count_run(counters, &ctx, ret);
 }
 
-/* ktp_args.c */
-int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
-		   int cond_idx, int argc, struct traceprobe_parse_context *ctx);
-
-/* ktp_files.c */
-/*
- * A file that lists the KTP probes, opened with ktp_list_fops: @show
- * writes its line of one probe. It is the file's inode's private data.
- */
-struct ktp_list_file {
-	void (*show)(struct seq_file *m, struct trace_ktp *tk);
-};
-
-extern const struct file_operations ktp_list_fops;
-void ktp_show_prog_mode(struct seq_file *m, struct trace_ktp *tk);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-extern struct dentry *ktp_probes_dentry;
-#endif
-
-#endif /* _KTP_PROBE_H */
+#endif /* _KERNEL_TRACE_KTP_PROBE_H */

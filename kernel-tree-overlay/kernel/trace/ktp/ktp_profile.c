@@ -10,6 +10,7 @@
 
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_files.h"
 
 /*
  * Hits BPF did not run the program for: a "t" probe's, on its tracepoint

@@ -10,6 +10,7 @@
 
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_files.h"
 
 /*
  * A probe's program: its id and tag, by which bpftool shows it ("bpftool

@@ -10,6 +10,7 @@
 #include "../trace.h"
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_files.h"
 #include "ktp_event.h"
 
 /* ktp_probes exists and has the mode of kprobe_events. */

@@ -25,6 +25,8 @@
 
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_hit.h"
+#include "trace_ktp.h"
 #include "ktp_tpoint.h"
 
 /*

@@ -29,6 +29,8 @@
 
 #include "../trace_probe.h"
 #include "ktp_probe.h"
+#include "ktp_hit.h"
+#include "trace_ktp.h"
 #include "ktp_regs.h"
 
 /*
