@@ -19,11 +19,9 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <asm/sections.h>
 
 #include "../trace.h"
-#include "../trace_probe.h"
 #include "ktp_btf.h"
 #include "ktp_emit.h"
 #include "ktp_gen.h"

@@ -17,7 +17,6 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "../trace.h"
 #include "ktp_emit.h"
 #include "ktp_kfunc.h"
 #include "ktp_maps.h"

@@ -15,20 +15,16 @@
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
-#include <linux/bpf_verifier.h>
 #include <linux/filter.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 
-#include "../trace.h"
-#include "../trace_probe.h"
 #include "ktp_btf.h"
 #include "ktp_emit.h"
 #include "ktp_gen.h"
 #include "ktp_kfunc.h"
 #include "ktp_maps.h"
 #include "ktp_prog.h"
-#include "ktp_regs.h"
 
 /**
  * ktp_v_emit_level_area() - point KTP_V_AREA at the values of a level
