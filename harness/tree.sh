@@ -20,13 +20,13 @@ source "$(dirname "$0")/lib.sh"
 NEWFILES=$TOP/harness/new-files
 
 check_new_files() {
-	local f p n bad=0
+	local f p q n bad=0
 
 	# every declared file exists and belongs to a patch in the series
 	while read -r p f; do
 		[ -e "$(overlay_path "$f")" ] || [ -L "$(overlay_path "$f")" ] ||
 			{ echo "new-files: $f ($p) does not exist" >&2; bad=1; }
-		grep -qxF "$p" <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series") ||
+		[ -n "${POS[$p]:-}" ] ||
 			{ echo "new-files: $p is not in series" >&2; bad=1; }
 	done < <(grep -v '^#' "$NEWFILES" | grep .)
 
@@ -46,21 +46,15 @@ check_new_files() {
 	# a patch may change a new file only after the patch that adds it,
 	# and never delete it
 	while read -r p f; do
-		local seen=0 q
-		while read -r q; do
-			[ "$q" != "$p" ] || { seen=1; continue; }
-			grep -qxF "$f" <(patch_files "$q") || continue
-			[ $seen = 1 ] ||
+		for q in ${CHANGERS[$f]:-}; do
+			[ "${POS[$q]}" -gt "${POS[$p]:-0}" ] ||
 				{ echo "patches/$q changes $f, which the later $p adds" >&2; bad=1; }
 			if awk -v f="$f" '/^diff --git /{d = ($3 == "a/" f)} d && /^deleted file mode/{x = 1} END{exit !x}' \
 				"$TOP/patches/$q"; then
 				echo "patches/$q deletes $f, which $p adds" >&2; bad=1
 			fi
-		done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
-	done < <(grep -v '^#' "$NEWFILES" | grep . | while read -r p f; do
-			grep -qxF "$f" <(cat "$TOP"/patches/*.patch 2>/dev/null |
-					 sed -n 's|^diff --git a/\(.*\) b/.*|\1|p') && echo "$p $f"
-		 done)
+		done
+	done < <(grep -v '^#' "$NEWFILES" | grep .)
 
 	# an overlay path must not shadow a root one
 	if [ -d "$TOP/kernel-tree-overlay/tools/testing/selftests/ktp" ] ||
@@ -70,21 +64,32 @@ check_new_files() {
 	[ $bad = 0 ] || die "harness/new-files does not match the files in the project"
 }
 
-# patch_files PATCH: the paths PATCH's diff changes
-patch_files() {
-	sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$TOP/patches/$1"
+# SERIES: the patches of `series`, in order; POS[PATCH]: its place there,
+# from 1; CHANGERS[FILE]: the patches whose diff changes FILE, in order
+mapfile -t SERIES < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+declare -A POS=() CHANGERS=()
+index_series() {
+	local i q f
+
+	for i in "${!SERIES[@]}"; do
+		q=${SERIES[$i]}
+		POS[$q]=$((i + 1))
+		[ -f "$TOP/patches/$q" ] || continue
+		while read -r f; do
+			CHANGERS[$f]+="$q "
+		done < <(sed -n 's|^diff --git a/\(.*\) b/.*|\1|p' "$TOP/patches/$q")
+	done
 }
 
 # new_file_blob PATCH FILE: write the text of FILE as PATCH adds it (its
 # final text, less the hunks of the later patches that change it) to the
 # object store of $GIT_DIR, and print its id
 new_file_blob() {
-	local p=$1 f=$2 q later=() after=0 tmp blob
+	local p=$1 f=$2 q later=() tmp blob
 
-	while read -r q; do
-		[ "$q" != "$p" ] || { after=1; continue; }
-		[ $after = 1 ] && grep -qxF "$f" <(patch_files "$q") && later=("$q" "${later[@]}")
-	done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	for q in ${CHANGERS[$f]:-}; do
+		[ "${POS[$q]}" -gt "${POS[$p]}" ] && later=("$q" "${later[@]}")
+	done
 	if [ ${#later[@]} = 0 ]; then
 		git hash-object -w "$(overlay_path "$f")"
 		return
@@ -159,7 +164,7 @@ apply_series() {
 			 GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' <<<"$info") \
 			 GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
 			 git commit-tree "$tree" -p "$parent" -F <(printf '%s\n\n' "$msg"; cat "$BUILD/msg"))
-	done < <(sed 's/#.*//; s/[[:space:]]*$//' "$TOP/series" | grep .)
+	done < <(printf '%s\n' "${SERIES[@]}")
 	# every new file ends as the project holds it
 	while read -r p f; do
 		[ -L "$(overlay_path "$f")" ] && continue
@@ -175,6 +180,7 @@ apply_series() {
 }
 
 mkdir -p "$BUILD"
+index_series
 check_new_files
 if [ -d "$SRC/.git" ] && [ -n "$(git -C "$SRC" status --porcelain --ignored)" ]; then
 	die "build/linux has uncommitted changes: commit them and run 'make refresh', or discard them"
