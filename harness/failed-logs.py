@@ -16,7 +16,9 @@ import argparse
 import re
 import sys
 
-RESULT = re.compile(r'^\[\d+\] (.*)\t\[(FAIL|UNRESOLVED|UNTESTED)\]$')
+RESULT = re.compile(r'^\[\d+\] (.*)\t\[([A-Z]+)\]$')
+# ftracetest's results that are not a pass (nor an accepted skip)
+NOT_PASSED = ('FAIL', 'UNRESOLVED', 'UNTESTED')
 # ftracetest's summary, which follows the last test's trace
 SUMMARY = re.compile(r'^# of (passed|failed):')
 
@@ -33,8 +35,12 @@ def failed_tests(path):
     for line in lines:
         m = RESULT.match(line)
         if m:
-            current = (m.group(1), [])
-            tests.append(current)
+            # a test's trace follows its result and ends at the next
+            # test's result, whatever that is
+            current = None
+            if m.group(2) in NOT_PASSED:
+                current = (m.group(1), [])
+                tests.append(current)
         elif line.startswith('==== ') or SUMMARY.match(line):
             current = None
         elif current is not None:
