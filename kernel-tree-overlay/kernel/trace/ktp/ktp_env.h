@@ -40,9 +40,9 @@ static inline bool ktp_may_load_progs(void)
 /* What the terms of an expression may name */
 #define KTP_ENV_FENTRY		BIT(0)	/* $argN: at a function's entry */
 #define KTP_ENV_RETURN		BIT(1)	/* $retval, $argN saved at entry */
-#define KTP_ENV_EVENT		BIT(2)	/* $FIELD of @event, no registers */
+#define KTP_ENV_CHECK		BIT(2)	/* check the expressions, make no program */
 #define KTP_ENV_TPOINT		BIT(3)	/* $argN of a tracepoint, no registers */
-#define KTP_ENV_CHECK		BIT(4)	/* check the expressions, make no program */
+#define KTP_ENV_EVENT		BIT(4)	/* $FIELD of @event, no registers */
 #define KTP_ENV_USER		BIT(5)	/* user registers and memory, values at a level */
 
 /**
