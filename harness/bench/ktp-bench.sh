@@ -77,6 +77,22 @@ echo > uprobe_events
 row bpf_kprobe_false /ktp_bench bpf-kprobe $fn 0
 [ -z "$optoff" ] || row bpf_optkprobe_false /ktp_bench bpf-kprobe $fn "$optoff"
 row bpf_rawtp_false /ktp_bench bpf-rawtp sys_enter
+# a false fentry program on __task_pid_nr_ns(), which getppid() calls
+# once, by its BTF id (bpftool): the BPF trampoline's rows
+tfn=__task_pid_nr_ns
+tid=$(bpftool btf dump file /sys/kernel/btf/vmlinux 2> /dev/null |
+	sed -n "s/^\[\([0-9]*\)\] FUNC '$tfn' .*/\1/p" | head -n 1)
+if [ -n "$tid" ]; then
+	row bpf_fentry_false /ktp_bench bpf-fentry "$tid"
+else
+	echo "KTP-BENCH: error: no BTF id of $tfn"
+fi
+# kprobe_events recording one argument of it
+echo "p:kp $tfn t=\$arg2:u64" > kprobe_events
+echo 1 > events/kprobes/kp/enable
+calls kprobe_events_task_pid_record
+echo 0 > events/kprobes/kp/enable
+echo > kprobe_events
 
 # the raw_syscalls:sys_enter event: recording, then behind a false filter
 echo 1 > events/raw_syscalls/sys_enter/enable
@@ -117,12 +133,15 @@ if [ ! -e ktp_probes ]; then
 fi
 echo "KTP-BENCH: kernel patched"
 
-# WORKLOAD NAME DEFINITION [jit|interp]: WORKLOAD (calls or reads) with
-# the probe ktp/kt enabled
+# WORKLOAD NAME DEFINITION [jit|interp [PATH]]: WORKLOAD (calls or
+# reads) with the probe ktp/kt enabled; PATH: where ktp_programs says it
+# runs (kprobe or trampoline)
 ktp_run() {
 	echo "$3" > ktp_probes || { echo "KTP-BENCH: error: $2: $3"; return; }
 	[ -z "$4" ] || grep -q "cond=$4" ktp_profile ||
 		echo "KTP-BENCH: error: $2: not cond=$4: $(cat ktp_profile)"
+	[ -z "$5" ] || grep -q "^ktp/kt .* path=$5\$" ktp_programs ||
+		echo "KTP-BENCH: error: $2: not path=$5: $(cat ktp_programs)"
 	echo 1 > events/ktp/kt/enable
 	"$1" "$2"
 	echo 0 > events/ktp/kt/enable
@@ -162,6 +181,10 @@ ktp ktp_p_zero_read_jit "p:kt $fn a=%di:u64 if *(u32 *)((u64)\$arg1 + 140) != 0"
 [ -z "$optoff" ] || ktp ktp_p_opt_false_jit "p:kt $fn+$optoff a=%di:u64 if %di == 12345"
 # typed by BTF: current, a struct task_struct *, and its pid
 ktp ktp_p_current_false_jit "p:kt $fn a=%di:u64 if current->pid == 99999" jit
+# on the BPF trampoline (ktp_programs says path=trampoline): a false
+# condition on an argument, then recording it behind a true one
+ktp ktp_p_tramp_false "p:kt $tfn if type == 99" jit trampoline
+ktp ktp_p_tramp_record "p:kt $tfn t=type:u64 if type != 99" jit trampoline
 ktp ktp_tp_sys_enter_false "t:kt sys_enter if \$arg2 == 99999" jit
 ktp ktp_tp_sys_enter_record "t:kt sys_enter id=\$arg2:s64"
 ktp ktp_evt_sys_enter_false "e:kt raw_syscalls.sys_enter if \$id == 99999"

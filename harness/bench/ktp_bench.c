@@ -11,6 +11,10 @@
  *   ktp_bench bpf-kprobe SYM OFFSET [CALLS]
  *	the same with a BPF_PROG_TYPE_KPROBE program on SYM+OFFSET whose
  *	condition (the first argument, %di, == 12345) is false
+ *   ktp_bench bpf-fentry BTF_ID [CALLS]
+ *	the same with a fentry program on the function of vmlinux whose
+ *	BTF id is BTF_ID, whose condition (its second argument == 99) is
+ *	false
  *   ktp_bench bpf-rawtp TRACEPOINT [CALLS]
  *	the same with a raw tracepoint program on TRACEPOINT whose
  *	condition (its second argument, the syscall id of sys_enter,
@@ -345,7 +349,8 @@ static struct bpf_insn insn(__u8 code, __u8 dst, __u8 src, __s16 off,
  * being: the u64 at @off in its context == @value. The same shape as a
  * false KTP condition: one load, one compare, return.
  */
-static int load_prog(__u32 type, __s16 off, __s32 value)
+static int load_prog_attach(__u32 type, __u32 attach_type, __u32 btf_id,
+			    __s16 off, __s32 value)
 {
 	struct bpf_insn prog[] = {
 		insn(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, off, 0),
@@ -360,6 +365,8 @@ static int load_prog(__u32 type, __s16 off, __s32 value)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
+	attr.expected_attach_type = attach_type;
+	attr.attach_btf_id = btf_id;
 	attr.insns = (uintptr_t)prog;
 	attr.insn_cnt = ARRAY_SIZE(prog);
 	attr.license = (uintptr_t)"GPL";
@@ -372,6 +379,11 @@ static int load_prog(__u32 type, __s16 off, __s32 value)
 		fail("BPF_PROG_LOAD");
 	}
 	return fd;
+}
+
+static int load_prog(__u32 type, __s16 off, __s32 value)
+{
+	return load_prog_attach(type, 0, 0, off, value);
 }
 
 /* The type of the perf PMU @name: "kprobe" or "uprobe" */
@@ -460,6 +472,27 @@ static int attach_bpf_rawtp(const char *tp)
 	return fd;
 }
 
+/*
+ * A false BPF condition on the function of vmlinux whose BTF id is
+ * @btf_id, a fentry program on its BPF trampoline; returns its link
+ */
+static int attach_bpf_fentry(__u32 btf_id)
+{
+	union bpf_attr attr;
+	int fd, prog;
+
+	/* args[1] */
+	prog = load_prog_attach(BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY,
+				btf_id, 8, 99);
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = prog;
+	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (fd < 0)
+		fail("BPF_RAW_TRACEPOINT_OPEN");
+	close(prog);
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "syscall";
@@ -473,6 +506,10 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "bpf-kprobe") && argc >= 4) {
 		fd = attach_bpf_kprobe(argv[2], strtoul(argv[3], NULL, 0));
 		cost = syscall_cost(count_arg(argc, argv, 4, 20000));
+		close(fd);
+	} else if (!strcmp(mode, "bpf-fentry") && argc >= 3) {
+		fd = attach_bpf_fentry(strtoul(argv[2], NULL, 0));
+		cost = syscall_cost(count_arg(argc, argv, 3, 20000));
 		close(fd);
 	} else if (!strcmp(mode, "bpf-rawtp") && argc >= 3) {
 		fd = attach_bpf_rawtp(argv[2]);

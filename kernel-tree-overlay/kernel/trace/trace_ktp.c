@@ -75,11 +75,73 @@ static bool ktp_kprobe_is_live(struct trace_ktp *tk)
 }
 
 /*
- * Arm or disarm a probe's kprobe. One that is not live is armed when its
- * module loads, if the probe is enabled then (ktp_module_notify()).
+ * Swap the programs and fetch instructions of @tk and @alt, two probes
+ * of the same definition (see ktp_same_fields()), while no handler runs
+ * either.
+ */
+static void ktp_swap_prog(struct trace_ktp *tk, struct trace_ktp *alt)
+{
+	DECLARE_BITMAP(args, MAX_TRACE_ARGS);
+	int i;
+
+	for (i = 0; i < tk->tp.nr_args; i++)
+		swap(tk->tp.args[i].code, alt->tp.args[i].code);
+	bitmap_copy(args, tk->prog_args, MAX_TRACE_ARGS);
+	bitmap_copy(tk->prog_args, alt->prog_args, MAX_TRACE_ARGS);
+	bitmap_copy(alt->prog_args, args, MAX_TRACE_ARGS);
+	swap(tk->vals_off, alt->vals_off);
+	swap(tk->prog, alt->prog);
+}
+
+/*
+ * Attach the fentry program of a "p" probe to its function's BPF
+ * trampoline, by a link KTP holds, instead of arming its kprobe. Return
+ * 0, or a negative errno, and the kprobe is armed instead.
+ */
+static int ktp_tramp_attach(struct trace_ktp *tk)
+{
+	struct bpf_link *link;
+
+	ktp_swap_prog(tk, tk->tramp);
+	/* what the kfuncs find by the program's id (ktp_tpoint_by_id()) */
+	tk->prog->owner = tk;
+	bpf_prog_inc(tk->prog->prog);
+	link = bpf_tracing_link_create_kern(tk->prog->prog, 0);
+	if (IS_ERR(link)) {
+		bpf_prog_put(tk->prog->prog);
+		ktp_swap_prog(tk, tk->tramp);
+		return PTR_ERR(link);
+	}
+	tk->tramp_link = link;
+	return 0;
+}
+
+/*
+ * Detach a probe's fentry program, if it is attached: false if it is
+ * not. A run of the program under way ends in an RCU read-side critical
+ * section, which is waited for before the fetch instructions go back.
+ */
+static bool ktp_tramp_detach(struct trace_ktp *tk)
+{
+	if (!tk->tramp_link)
+		return false;
+	bpf_tracing_link_detach_kern(tk->tramp_link);
+	synchronize_rcu();
+	bpf_link_put(tk->tramp_link);
+	tk->tramp_link = NULL;
+	ktp_swap_prog(tk, tk->tramp);
+	return true;
+}
+
+/*
+ * Arm or disarm a probe's kprobe, or attach or detach its fentry program
+ * instead. One that is not live is armed when its module loads, if the
+ * probe is enabled then (ktp_module_notify()).
  */
 static int ktp_arm(struct trace_ktp *tk, bool on)
 {
+	if (tk->tramp && (on ? !ktp_tramp_attach(tk) : ktp_tramp_detach(tk)))
+		return 0;
 	if (!ktp_kprobe_is_live(tk))
 		return 0;
 	if (ktp_is_return(tk))
@@ -168,6 +230,7 @@ static void ktp_free(struct trace_ktp *tk)
 		kfree(tk->exprs);
 	}
 	trace_probe_cleanup(&tk->tp);
+	ktp_free(tk->tramp);
 	has_owner = tk->prog && tk->prog->owner;
 	ktp_prog_free(tk->prog);
 	/*
@@ -604,6 +667,24 @@ int __init ktp_register_kind(const struct ktp_kind *kind)
 	return 0;
 }
 
+/* A "p" probe made again for the BPF trampoline, see ktp_make_tramp() */
+static const struct ktp_kind *ktp_tramp_kind;
+
+/**
+ * ktp_register_tramp_kind - add the kind of "p" probes made again as
+ *	fentry programs
+ * @kind: the kind, never a definition's
+ *
+ * Return: 0, or -EINVAL if there is one.
+ */
+int __init ktp_register_tramp_kind(const struct ktp_kind *kind)
+{
+	if (WARN_ON(ktp_tramp_kind))
+		return -EINVAL;
+	ktp_tramp_kind = kind;
+	return 0;
+}
+
 /* The kind of "p" and "r" probes on user space, PATH:OFFSET */
 static const struct ktp_kind *ktp_user_kind;
 
@@ -927,7 +1008,7 @@ static int ktp_make(int argc, const char *argv[], struct ktp_target *t,
 	if (ret)
 		return ret;
 
-	if (!ktp_find_kind(t, argc > 1 ? argv[1] : NULL)) {
+	if (!t->kind && !ktp_find_kind(t, argc > 1 ? argv[1] : NULL)) {
 		trace_probe_log_err(0, KTP_BAD_TYPE);
 		return -EINVAL;
 	}
@@ -974,6 +1055,67 @@ static int ktp_make(int argc, const char *argv[], struct ktp_target *t,
 	return 0;
 }
 
+/* Find the @SYM of @tk's fetch arguments, as kprobe events do */
+static int ktp_update_args(struct trace_ktp *tk)
+{
+	int i, ret;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		ret = traceprobe_update_arg(&tk->tp.args[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Do @tk and @made, of the same definition, record the same fields? */
+static bool ktp_same_fields(struct trace_ktp *tk, struct trace_ktp *made)
+{
+	struct probe_arg *a, *b;
+	int i;
+
+	if (made->tp.nr_args != tk->tp.nr_args || made->tp.size != tk->tp.size)
+		return false;
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		a = &tk->tp.args[i];
+		b = &made->tp.args[i];
+		if (a->type != b->type || a->count != b->count ||
+		    a->offset != b->offset || strcmp(a->name, b->name))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A "p" probe at the entry of a function of vmlinux, with a program, is
+ * made again as a fentry program on the function's BPF trampoline, which
+ * calls it with the function's arguments for a third of what its kprobe
+ * costs (the full pt_regs of an ftrace_regs_caller, the kprobe's
+ * handler). It can be where the program reads no registers, no stack
+ * and only the arguments a trampoline passes; where it cannot, or the
+ * JIT is off, the probe stays on its kprobe. Nothing is logged: the
+ * definition was made.
+ */
+static void ktp_make_tramp(struct trace_ktp *tk, int argc, const char *argv[])
+{
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
+	struct ktp_target t = { .type = 'p', .kind = ktp_tramp_kind };
+	struct trace_ktp *made = NULL;
+
+	if (!ktp_tramp_kind || !ktp_is_kprobe(tk) || ktp_is_return(tk) ||
+	    !tk->prog || !tk->symbol || strchr(tk->symbol, ':') ||
+	    tk->rp.kp.offset)
+		return;
+	trace_probe_log_clear();
+	if (!ktp_make(argc, argv, &t, &ctx, &made) && made->prog &&
+	    ktp_same_fields(tk, made) && !ktp_update_args(made))
+		swap(tk->tramp, made);
+	traceprobe_finish_parse(&ctx);
+	ktp_put_target(&t);
+	ktp_free(made);
+	trace_probe_log_init("trace_ktp", argc, argv);
+}
+
 /* Make the probe a definition asks for and register it. */
 static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 		      struct traceprobe_parse_context *ctx)
@@ -984,6 +1126,7 @@ static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 	ret = ktp_make(argc, argv, t, ctx, &tk);
 	if (ret)
 		return ret;
+	ktp_make_tramp(tk, argc, argv);
 	ret = ktp_register(tk);
 	if (!ret)
 		retain_and_null_ptr(tk);	/* the dynamic event list has it */

@@ -39,37 +39,47 @@
  */
 int ktp_btf_tpoint(struct ktp_compiler *c)
 {
+	bool tramp = c->env.flags & KTP_ENV_TRAMP;
 	const struct btf_param *params;
 	const struct btf_type *t;
-	unsigned int i, n;
+	unsigned int i, n, first;
 	char *name;
 	s32 id;
 
 	if (c->tp_btf_id)
 		return c->tp_btf_id < 0 ? c->tp_btf_id : 0;
-	name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
+	/* a fentry program's is its function's, in vmlinux */
+	if (tramp)
+		name = kstrdup(c->env.func, GFP_KERNEL);
+	else
+		name = kasprintf(GFP_KERNEL, "btf_trace_%s", c->env.tpoint);
 	if (!name)
 		return -ENOMEM;
-	id = btf_find_type_by_name(name, BTF_KIND_TYPEDEF, &c->tp_btf);
+	id = btf_find_type_by_name(name, tramp ? BTF_KIND_FUNC :
+					 BTF_KIND_TYPEDEF, &c->tp_btf);
 	kfree(name);
 	/* every tracepoint has one, where there is BTF */
-	if (id <= 0) {
+	if (id <= 0 || (tramp && btf_is_module(c->tp_btf))) {
 		c->tp_btf_id = -ENOENT;
 		return -ENOENT;
 	}
 	c->tp_btf_id = id;
 	t = btf_type_by_id(c->tp_btf, btf_type_by_id(c->tp_btf, id)->type);
-	if (!t || !btf_type_is_ptr(t))
-		return 0;
-	t = btf_type_by_id(c->tp_btf, t->type);
+	if (!tramp) {
+		if (!t || !btf_type_is_ptr(t))
+			return 0;
+		t = btf_type_by_id(c->tp_btf, t->type);
+	}
 	if (!t || !btf_type_is_func_proto(t))
 		return 0;
 	params = btf_params(t);
-	n = min(btf_type_vlen(t), 33U);
-	for (i = 1; i < n; i++) {
+	/* a tracepoint's first parameter is its data */
+	first = tramp ? 0 : 1;
+	n = min(btf_type_vlen(t), 32U + first);
+	for (i = first; i < n; i++) {
 		t = btf_type_skip_modifiers(c->tp_btf, params[i].type, NULL);
 		if (t && (btf_type_is_int(t) || btf_is_any_enum(t)))
-			c->tp_scalars |= BIT(i - 1);
+			c->tp_scalars |= BIT(i - first);
 	}
 	return 0;
 }
@@ -125,7 +135,8 @@ bool ktp_btf_scope(struct ktp_compiler *c)
 	if (c->scope_found)
 		return c->btf;
 	c->scope_found = true;
-	if (c->env.flags & KTP_ENV_TPOINT) {
+	if ((c->env.flags & (KTP_ENV_TPOINT | KTP_ENV_TRAMP)) ==
+	    KTP_ENV_TPOINT) {
 		/*
 		 * The prototype of btf_trace_NAME has no parameter names:
 		 * the tracepoint's stub function, of the same prototype,
@@ -141,7 +152,8 @@ bool ktp_btf_scope(struct ktp_compiler *c)
 		proto = btf_find_func_proto(stub, &btf);
 		kfree(stub);
 	} else if (c->env.func &&
-		   c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN)) {
+		   c->env.flags & (KTP_ENV_FENTRY | KTP_ENV_RETURN |
+				   KTP_ENV_TRAMP)) {
 		proto = ktp_btf_func_proto(c->env.func, &btf);
 	}
 	if (proto)
@@ -155,7 +167,8 @@ bool ktp_btf_scope(struct ktp_compiler *c)
 		if (IS_ERR(c->params))
 			nr = 0;
 		/* a tracepoint's first parameter is its data */
-		if (nr && (c->env.flags & KTP_ENV_TPOINT)) {
+		if (nr && (c->env.flags & (KTP_ENV_TPOINT | KTP_ENV_TRAMP)) ==
+		    KTP_ENV_TPOINT) {
 			c->params++;
 			nr--;
 		}
@@ -601,7 +614,8 @@ static unsigned int ktp_btf_param(struct ktp_compiler *c, const char *name,
  */
 int ktp_btf_fail_param(struct ktp_compiler *c, const char *at)
 {
-	bool tpoint = c->env.flags & KTP_ENV_TPOINT;
+	bool tpoint = (c->env.flags & (KTP_ENV_TPOINT | KTP_ENV_TRAMP)) ==
+		      KTP_ENV_TPOINT;
 	char detail[KTP_EXPR_DETAIL_MAX];
 
 	btf_snprint_params(c->btf, c->params, c->nr_params,

@@ -44,6 +44,8 @@ static inline bool ktp_may_load_progs(void)
 #define KTP_ENV_TPOINT		BIT(3)	/* $argN of a tracepoint, no registers */
 #define KTP_ENV_EVENT		BIT(4)	/* $FIELD of @event, no registers */
 #define KTP_ENV_USER		BIT(5)	/* user registers and memory, values at a level */
+/* with KTP_ENV_TPOINT: a fentry program on @func's BPF trampoline */
+#define KTP_ENV_TRAMP		BIT(6)
 
 /**
  * struct ktp_expr_env - where the expressions of a probe run
@@ -51,7 +53,8 @@ static inline bool ktp_may_load_progs(void)
  * @event: the event whose fields an "e" probe reads, or NULL
  * @nr_args: how many arguments the tracepoint of a "t" probe has
  * @func: the function a "p" or "r" probe probes, whose BTF prototype
- *	  types its parameters at its entry and return; NULL for none
+ *	  types its parameters at its entry and return (and, with
+ *	  KTP_ENV_TRAMP, its fentry program's arguments); NULL for none
  * @tpoint: the name of a "t" probe's tracepoint, whose BTF type
  *	    (btf_trace_NAME) its program is loaded for
  * @kfuncs: the BTF ids of the kfuncs a "t" probe's program ends in: the

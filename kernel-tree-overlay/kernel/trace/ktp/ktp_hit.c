@@ -146,7 +146,10 @@ ktp_record(struct trace_ktp *tk, bool kprobe, void *ctx, struct pt_regs *regs,
 }
 
 #ifdef CONFIG_PERF_EVENTS
-/* The same record for perf; @regs is NULL for a 't' or 'e' probe. */
+/*
+ * The same record for perf; @regs is NULL for a 't' or 'e' probe, and
+ * for a 'p' probe's hit on the BPF trampoline.
+ */
 static nokprobe_inline bool
 ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
 		struct pt_regs *regs, struct kretprobe_instance *ri,
@@ -167,12 +170,11 @@ ktp_perf_record(struct trace_ktp *tk, bool kprobe, void *ctx,
 	/* perf adds a u32 size before the record and aligns both to u64 */
 	size = ALIGN(hsize + tk->tp.size + dsize + sizeof(u32), sizeof(u64));
 	size -= sizeof(u32);
-	entry = perf_trace_buf_alloc(size, kprobe ? NULL : &caller_regs,
-				     &rctx);
+	entry = perf_trace_buf_alloc(size, regs ? NULL : &caller_regs, &rctx);
 	if (!entry)
 		return false;
-	/* a constant test: only the 't' and 'e' handlers take its frame */
-	if (!kprobe) {
+	/* no registers: a 't' or 'e' hit, or one on the BPF trampoline */
+	if (!regs) {
 		perf_fetch_caller_regs(caller_regs);
 		regs = caller_regs;
 	}
@@ -328,6 +330,27 @@ bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
 }
 
 NOKPROBE_SYMBOL(ktp_record_all_event);
+
+/**
+ * ktp_record_all_tramp - write the record of a hit of a "p" probe on the
+ *	BPF trampoline
+ * @tk: the probe
+ * @flags: where, as ktp_record_all_event() says
+ * @edata: the values the probe's program fetched, and the arguments it
+ *	   copied for the fetch instructions
+ *
+ * The record is a kprobe's, with the function's address; perf takes the
+ * caller's registers, as for a tracepoint.
+ *
+ * Return: whether a buffer took the record.
+ */
+bool ktp_record_all_tramp(struct trace_ktp *tk, unsigned int flags,
+			  void *edata)
+{
+	return ktp_record_all(tk, true, flags, NULL, NULL, NULL, edata);
+}
+
+NOKPROBE_SYMBOL(ktp_record_all_tramp);
 
 /**
  * ktp_prefetch_args - read what a hit's record would read, keeping nothing

@@ -16,6 +16,8 @@ bool ktp_record_all_event(struct trace_ktp *tk, unsigned int flags,
 			  void *rec, void *edata);
 bool ktp_record_event(struct trace_ktp *tk, void *rec, void *edata,
 		      struct trace_event_file *file);
+bool ktp_record_all_tramp(struct trace_ktp *tk, unsigned int flags,
+			  void *edata);
 void ktp_prefetch_args(struct trace_ktp *tk, void *rec, void *edata);
 
 #endif /* _KERNEL_TRACE_KTP_HIT_H */

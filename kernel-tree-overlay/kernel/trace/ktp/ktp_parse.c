@@ -394,8 +394,7 @@ nomem:
  */
 static int ktp_fail_name(struct ktp_compiler *c, const char *at)
 {
-	const char *where = c->env.flags & KTP_ENV_TPOINT ? c->env.tpoint :
-							    c->env.func;
+	const char *where = c->env.tpoint ?: c->env.func;
 	const char *mod = where ? strchr(where, ':') : NULL;
 
 	if (c->proto)

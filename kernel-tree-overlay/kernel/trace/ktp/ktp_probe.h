@@ -60,6 +60,15 @@ struct trace_ktp {
 	bool			registered;
 	unsigned long		nmissed_gone;
 	struct ktp_counters __percpu *counters;
+	/*
+	 * A "p" probe at a function's entry made again as a fentry program
+	 * on the function's BPF trampoline, which runs instead of its kprobe
+	 * while it is enabled, if it can be attached (see ktp_make_tramp());
+	 * and its link then. While it is attached, the two probes have
+	 * swapped their programs and fetch instructions.
+	 */
+	struct trace_ktp	*tramp;
+	struct bpf_link		*tramp_link;
 	struct ktp_prog		*prog;		/* condition, fetch expressions */
 	char			*cond;		/* the condition, as shown */
 	char			**exprs;	/* fetch expressions, as shown */

@@ -40,6 +40,11 @@ static void ktp_show_profile(struct seq_file *m, struct trace_ktp *tk)
 		missed += ktp_prog_missed(tk->prog->prog);
 		ktp_prog_false_counts(tk->prog, &cond_false, &faults);
 	}
+	/* a "p" probe's other program, its kprobe's or its fentry one */
+	if (tk->tramp && tk->tramp->prog) {
+		missed += ktp_prog_missed(tk->tramp->prog->prog);
+		ktp_prog_false_counts(tk->tramp->prog, &cond_false, &faults);
+	}
 	for_each_possible_cpu(cpu) {
 		struct ktp_counters *c = per_cpu_ptr(tk->counters, cpu);
 

@@ -167,7 +167,8 @@ static int ktp_v_prog_type(struct ktp_compiler *c, union bpf_attr *attr,
 	if (btf_is_module(c->tp_btf))
 		kattr->attach_btf = c->tp_btf;
 	attr->prog_type = BPF_PROG_TYPE_TRACING;
-	attr->expected_attach_type = BPF_TRACE_RAW_TP;
+	attr->expected_attach_type = c->env.flags & KTP_ENV_TRAMP ?
+				     BPF_TRACE_FENTRY : BPF_TRACE_RAW_TP;
 	attr->attach_btf_id = c->tp_btf_id;
 	return 0;
 }

@@ -23,6 +23,16 @@ static void ktp_show_program(struct seq_file *m, struct trace_ktp *tk)
 	seq_printf(m, "%s/%s ", trace_probe_group_name(&tk->tp),
 		   trace_probe_name(&tk->tp));
 	ktp_show_prog_mode(m, tk);
+	/*
+	 * A "p" or "r" probe's program runs on its kprobe, or on the BPF
+	 * trampoline (a fentry program): where it does now, or will when
+	 * enabled
+	 */
+	if (ktp_is_kprobe(tk) && tk->prog)
+		seq_printf(m, " path=%s",
+			   tk->tramp_link || (tk->tramp &&
+					      !trace_probe_is_enabled(&tk->tp)) ?
+			   "trampoline" : "kprobe");
 	seq_putc(m, '\n');
 	if (!tk->prog)
 		return;

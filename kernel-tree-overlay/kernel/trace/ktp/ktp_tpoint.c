@@ -23,6 +23,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include "../trace_btf.h"
 #include "../trace_probe.h"
 #include "ktp_probe.h"
 #include "ktp_hit.h"
@@ -436,6 +437,93 @@ static const struct ktp_kind ktp_tpoint_kind = {
 	.module_coming		= ktp_tpoint_module_coming,
 };
 
+/*
+ * A "p" probe at the entry of a function of vmlinux, made again as a
+ * fentry program on the function's BPF trampoline (see ktp_make_tramp()
+ * in trace_ktp.c): its program reads the function's arguments as a "t"
+ * probe's reads a tracepoint's, from the u64 array the trampoline
+ * passes, and ends in the same kfuncs. Not a kind of definition: only
+ * trace_ktp.c makes such probes, of its "p" ones, and never registers
+ * them. Any failure leaves the probe on its kprobe, and says nothing.
+ */
+static int ktp_tramp_parse_target(struct ktp_target *t, const char *arg,
+				  int *nargs,
+				  struct traceprobe_parse_context *ctx)
+{
+	const struct btf_param *params;
+	const struct btf_type *proto, *p;
+	struct ktp_tpoint *tpoint;
+	struct btf *btf;
+	long offset;
+	u32 i, nr;
+
+	if (t->type != 'p' || strchr(arg, ':') || !ebpf_jit_enabled())
+		return -EOPNOTSUPP;
+	tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
+	if (!tpoint)
+		return -ENOMEM;
+	t->ref = tpoint;
+	tpoint->name = kstrdup(arg, GFP_KERNEL);
+	if (!tpoint->name)
+		return -ENOMEM;
+	if (traceprobe_split_symbol_offset(tpoint->name, &offset) || offset)
+		return -EOPNOTSUPP;
+	tpoint->target = kstrdup(tpoint->name, GFP_KERNEL);
+	t->symbol = kstrdup(tpoint->name, GFP_KERNEL);
+	if (!tpoint->target || !t->symbol)
+		return -ENOMEM;
+	if (btf_find_vmlinux_by_name_kind(tpoint->name, BTF_KIND_FUNC) <= 0)
+		return -EOPNOTSUPP;
+	proto = btf_find_func_proto(tpoint->name, &btf);
+	if (!proto)
+		return -EOPNOTSUPP;
+	/*
+	 * $argN is the Nth word the trampoline passes where every argument
+	 * is one: integers, enums and pointers, no varargs
+	 */
+	nr = btf_type_vlen(proto);
+	params = btf_params(proto);
+	for (i = 0; i < nr; i++) {
+		p = btf_type_skip_modifiers(btf, params[i].type, NULL);
+		if (!p || !(btf_type_is_ptr(p) || btf_is_any_enum(p) ||
+			    (btf_type_is_int(p) && p->size <= sizeof(u64))))
+			break;
+	}
+	btf_put(btf);
+	if (i < nr || nr > MAX_BPF_FUNC_ARGS)
+		return -EOPNOTSUPP;
+	tpoint->num_args = nr;
+	ctx->flags |= TPARG_FL_FENTRY;
+	return 0;
+}
+
+static int ktp_tramp_set_env(struct trace_ktp *tk, struct ktp_expr_env *env)
+{
+	struct ktp_tpoint *tpoint = tk->ref;
+
+	env->flags = KTP_ENV_TPOINT | KTP_ENV_TRAMP;
+	env->nr_args = tpoint->num_args;
+	env->func = tpoint->name;
+	env->kfuncs = ktp_tpoint_kfunc_btf_ids;
+	return 0;
+}
+
+static const struct ktp_kind ktp_tramp_kind = {
+	.letter			= 'p',
+	/* the program is what runs on the trampoline */
+	.needs_prog		= true,
+	.parse_target		= ktp_tramp_parse_target,
+	.put_ref		= ktp_tpoint_put,
+	.event_name		= ktp_tpoint_name,
+	.target_name		= ktp_tpoint_target_name,
+	.print_target		= ktp_tpoint_print_target,
+	.init			= ktp_tpoint_init,
+	.fetch_arg		= ktp_tpoint_fetch_arg,
+	.set_env		= ktp_tramp_set_env,
+	.fetch_raw_in_prog	= ktp_tpoint_fetch_raw_in_prog,
+	.prog_ready		= ktp_tpoint_prog_ready,
+};
+
 #ifdef CONFIG_MODULES
 /* The "t" probe of dynamic event @ev, or NULL */
 static struct trace_ktp *ktp_tpoint_probe(struct dyn_event *ev)
@@ -542,8 +630,12 @@ __bpf_kfunc void ktp_tp_record(struct ktp_tp_hit *hit, u64 faults)
 
 	if (unlikely(faults))
 		local_add(faults, &counters->faults);
-	ktp_exit(counters, ktp_record_all_event(tk, hit->flags, NULL,
-						ktp_level_vals(hit->level)));
+	/* a "p" probe's, on the BPF trampoline, records as a kprobe's */
+	ktp_exit(counters, ktp_is_kprobe(tk) ?
+		 ktp_record_all_tramp(tk, hit->flags,
+				      ktp_level_vals(hit->level)) :
+		 ktp_record_all_event(tk, hit->flags, NULL,
+				      ktp_level_vals(hit->level)));
 }
 
 __bpf_kfunc_end_defs();
@@ -579,6 +671,7 @@ static int __init ktp_tpoint_init_kind(void)
 	if (!ret)
 		ret = register_tracepoint_module_notifier(&ktp_tpoint_module_nb);
 #endif
-	return ret ?: ktp_register_kind(&ktp_tpoint_kind);
+	return ret ?: ktp_register_kind(&ktp_tpoint_kind) ?:
+		      ktp_register_tramp_kind(&ktp_tramp_kind);
 }
 late_initcall(ktp_tpoint_init_kind);

@@ -13,6 +13,7 @@ extern struct dyn_event_operations ktp_dyn_ops;
 int ktp_create_or_delete(const char *raw_command);
 int ktp_register_kind(const struct ktp_kind *kind);
 int ktp_register_user_kind(const struct ktp_kind *kind);
+int ktp_register_tramp_kind(const struct ktp_kind *kind);
 int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made);
 
 /* The KTP probe of dynamic event @ev, or NULL for another kind's */
