@@ -96,7 +96,8 @@ static void ktp_swap_prog(struct trace_ktp *tk, struct trace_ktp *alt)
 /*
  * Attach the fentry program of a "p" probe to its function's BPF
  * trampoline, by a link KTP holds, instead of arming its kprobe. Return
- * 0, or a negative errno, and the kprobe is armed instead.
+ * 0, or a negative errno: the kprobe is armed instead, but for -ENOMEM,
+ * which fails the enable, as any lack of memory does.
  */
 static int ktp_tramp_attach(struct trace_ktp *tk)
 {
@@ -140,7 +141,14 @@ static bool ktp_tramp_detach(struct trace_ktp *tk)
  */
 static int ktp_arm(struct trace_ktp *tk, bool on)
 {
-	if (tk->tramp && (on ? !ktp_tramp_attach(tk) : ktp_tramp_detach(tk)))
+	int ret;
+
+	if (tk->tramp && on) {
+		ret = ktp_tramp_attach(tk);
+		if (!ret || ret == -ENOMEM)
+			return ret;
+	}
+	if (tk->tramp && !on && ktp_tramp_detach(tk))
 		return 0;
 	if (!ktp_kprobe_is_live(tk))
 		return 0;
@@ -1094,26 +1102,32 @@ static bool ktp_same_fields(struct trace_ktp *tk, struct trace_ktp *made)
  * handler). It can be where the program reads no registers, no stack
  * and only the arguments a trampoline passes; where it cannot, or the
  * JIT is off, the probe stays on its kprobe. Nothing is logged: the
- * definition was made.
+ * definition was made. Return: 0, or -ENOMEM, which fails the
+ * definition, as any lack of memory does.
  */
-static void ktp_make_tramp(struct trace_ktp *tk, int argc, const char *argv[])
+static int ktp_make_tramp(struct trace_ktp *tk, int argc, const char *argv[])
 {
 	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
 	struct ktp_target t = { .type = 'p', .kind = ktp_tramp_kind };
 	struct trace_ktp *made = NULL;
+	int ret;
 
 	if (!ktp_tramp_kind || !ktp_is_kprobe(tk) || ktp_is_return(tk) ||
 	    !tk->prog || !tk->symbol || strchr(tk->symbol, ':') ||
 	    tk->rp.kp.offset)
-		return;
+		return 0;
 	trace_probe_log_clear();
-	if (!ktp_make(argc, argv, &t, &ctx, &made) && made->prog &&
-	    ktp_same_fields(tk, made) && !ktp_update_args(made))
-		swap(tk->tramp, made);
+	ret = ktp_make(argc, argv, &t, &ctx, &made);
+	if (!ret && made->prog && ktp_same_fields(tk, made)) {
+		ret = ktp_update_args(made);
+		if (!ret)
+			swap(tk->tramp, made);
+	}
 	traceprobe_finish_parse(&ctx);
 	ktp_put_target(&t);
 	ktp_free(made);
 	trace_probe_log_init("trace_ktp", argc, argv);
+	return ret == -ENOMEM ? ret : 0;
 }
 
 /* Make the probe a definition asks for and register it. */
@@ -1126,7 +1140,9 @@ static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 	ret = ktp_make(argc, argv, t, ctx, &tk);
 	if (ret)
 		return ret;
-	ktp_make_tramp(tk, argc, argv);
+	ret = ktp_make_tramp(tk, argc, argv);
+	if (ret)
+		return ret;
 	ret = ktp_register(tk);
 	if (!ret)
 		retain_and_null_ptr(tk);	/* the dynamic event list has it */

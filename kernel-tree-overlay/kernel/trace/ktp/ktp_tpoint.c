@@ -590,7 +590,8 @@ __bpf_kfunc_start_defs();
  * @id: its slot
  *
  * Return: the hit, which the program must pass ktp_tp_record(), or NULL
- * if there is none to record: missed, or the probe is disabled.
+ * if there is none to record: missed, or the probe is disabled. With a
+ * hit, preemption is off until ktp_tp_record().
  */
 __bpf_kfunc struct ktp_tp_hit *ktp_tp_enter(void *self__map, u32 id)
 {
@@ -604,9 +605,17 @@ __bpf_kfunc struct ktp_tp_hit *ktp_tp_enter(void *self__map, u32 id)
 	flags = trace_probe_load_flag(&tk->tp);
 	if (!(flags & (TP_FLAG_TRACE | TP_FLAG_PROFILE)))
 		return NULL;
+	/*
+	 * A fentry program runs preemptible on a preemptible kernel: the
+	 * hit's level and values stay this CPU's until ktp_tp_record(),
+	 * which the verifier makes the program call once it has the hit.
+	 */
+	preempt_disable_notrace();
 	level = ktp_enter(this_cpu_ptr(tk->counters));
-	if (level < 0)
+	if (level < 0) {
+		preempt_enable_notrace();
 		return NULL;
+	}
 	/*
 	 * The record goes where the probe was enabled at entry: disabling
 	 * waits for this hit before it removes the file (see ktp_tpoint_disable()).
@@ -636,6 +645,7 @@ __bpf_kfunc void ktp_tp_record(struct ktp_tp_hit *hit, u64 faults)
 				      ktp_level_vals(hit->level)) :
 		 ktp_record_all_event(tk, hit->flags, NULL,
 				      ktp_level_vals(hit->level)));
+	preempt_enable_notrace();
 }
 
 __bpf_kfunc_end_defs();

@@ -73,7 +73,8 @@ static void fail(const char *what)
 
 static void bad_args(void)
 {
-	fputs("usage: ktp_bpf kprobe SYM ARG3 | event ID | rawtp TP ARG2\n", stderr);
+	fputs("usage: ktp_bpf kprobe SYM ARG3 | fentry BTF_ID ARG3 | event ID |\n"
+	      "       rawtp TP ARG2\n", stderr);
 	fputs("       ktp_bpf kfunc ID [TP] | lsm ID ERRNO\n", stderr);
 	exit(2);
 }
@@ -155,7 +156,8 @@ static int prog_load(union bpf_attr *attr, const struct bpf_insn *prog,
  * The program of @type: if the u64 at @off in its context is @val, add 1
  * to the count in @map. It returns 0: nothing for perf to record.
  */
-static int load_prog(int map, __u32 type, int off, __s32 val)
+static int load_prog_btf(int map, __u32 type, __u32 attach_type,
+			 __u32 btf_id, int off, __s32 val)
 {
 	struct bpf_insn prog[] = {
 		/* 0: r2 = the argument */
@@ -184,7 +186,11 @@ static int load_prog(int map, __u32 type, int off, __s32 val)
 		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	static char log[LOG_SIZE];
-	union bpf_attr attr = { .prog_type = type };
+	union bpf_attr attr = {
+		.prog_type = type,
+		.expected_attach_type = attach_type,
+		.attach_btf_id = btf_id,
+	};
 	int fd;
 
 	fd = prog_load(&attr, prog, ARRAY_SIZE(prog), log);
@@ -193,6 +199,11 @@ static int load_prog(int map, __u32 type, int off, __s32 val)
 		fail("BPF_PROG_LOAD");
 	}
 	return fd;
+}
+
+static int load_prog(int map, __u32 type, int off, __s32 val)
+{
+	return load_prog_btf(map, type, 0, 0, off, val);
 }
 
 /*
@@ -322,6 +333,27 @@ static void attach_rawtp(const char *tp, __s32 arg2)
 	close(prog);
 }
 
+/*
+ * A fentry program on the function of vmlinux whose BTF id is @btf_id,
+ * on its BPF trampoline, counting the calls whose third argument is
+ * @arg3; it runs while the link's fd is open
+ */
+static void attach_fentry(__u32 btf_id, __s32 arg3)
+{
+	union bpf_attr attr;
+	int prog;
+
+	map_fd = create_map();
+	prog = load_prog_btf(map_fd, BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY,
+			     btf_id, 16, arg3);
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = prog;
+	rawtp_fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (rawtp_fd < 0)
+		fail("BPF_RAW_TRACEPOINT_OPEN fentry");
+	close(prog);
+}
+
 static void open_event(__u64 id)
 {
 	struct perf_event_attr attr = {
@@ -402,6 +434,9 @@ int main(int argc, char **argv)
 		attach_kprobe(argv[2], parse_num(argv[3], INT_MAX));
 	else if (argc == 3 && !strcmp(argv[1], "event"))
 		open_event(parse_num(argv[2], LONG_MAX));
+	else if (argc == 4 && !strcmp(argv[1], "fentry"))
+		attach_fentry(parse_num(argv[2], INT_MAX),
+			      parse_num(argv[3], INT_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "rawtp"))
 		attach_rawtp(argv[2], parse_num(argv[3], INT_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "lsm"))
