@@ -356,7 +356,9 @@ static int load_prog_attach(__u32 type, __u32 attach_type, __u32 btf_id,
 		insn(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, off, 0),
 		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
 		insn(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_2, 0, 1, value),
-		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1),
+		/* a fentry program returns 0, which the verifier checks */
+		insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0,
+		     type != BPF_PROG_TYPE_TRACING),
 		insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	static char log[65536];
