@@ -433,6 +433,19 @@ static int ktp_register_new_kprobe(struct trace_ktp *tk)
 	return ret;
 }
 
+/* Find the @SYM of @tk's fetch arguments, as kprobe events do */
+static int ktp_update_args(struct trace_ktp *tk)
+{
+	int i, ret;
+
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		ret = traceprobe_update_arg(&tk->tp.args[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* The serial number of the last probe registered, under event_mutex */
 static u64 ktp_serial;
 
@@ -443,14 +456,12 @@ static u64 ktp_serial;
 static int ktp_register(struct trace_ktp *tk)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
-	int i, ret;
+	int ret;
 
 	guard(mutex)(&event_mutex);
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
-		if (ret)
-			return ret;
-	}
+	ret = ktp_update_args(tk);
+	if (ret)
+		return ret;
 
 	if (!ktp_is_kprobe(tk)) {
 		call->event.funcs = &ktp_event_funcs;
@@ -1063,19 +1074,6 @@ static int ktp_make(int argc, const char *argv[], struct ktp_target *t,
 	return 0;
 }
 
-/* Find the @SYM of @tk's fetch arguments, as kprobe events do */
-static int ktp_update_args(struct trace_ktp *tk)
-{
-	int i, ret;
-
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* Do @tk and @made, of the same definition, record the same fields? */
 static bool ktp_same_fields(struct trace_ktp *tk, struct trace_ktp *made)
 {
@@ -1186,30 +1184,15 @@ static struct trace_ktp *ktp_remake(int argc, const char *argv[])
  */
 int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
 {
-	struct probe_arg *a, *b;
-	int i, ret;
+	int ret;
 
-	if (made->tp.nr_args != tk->tp.nr_args ||
-	    made->entry_off != tk->entry_off ||
+	if (!ktp_same_fields(tk, made) || made->entry_off != tk->entry_off ||
 	    made->rp.data_size != tk->rp.data_size)
 		return -EINVAL;
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		a = &tk->tp.args[i];
-		b = &made->tp.args[i];
-		if (a->type != b->type || a->count != b->count ||
-		    strcmp(a->name, b->name))
-			return -EINVAL;
-	}
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&made->tp.args[i]);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < tk->tp.nr_args; i++)
-		swap(tk->tp.args[i].code, made->tp.args[i].code);
-	bitmap_copy(tk->prog_args, made->prog_args, MAX_TRACE_ARGS);
-	tk->vals_off = made->vals_off;
-	swap(tk->prog, made->prog);
+	ret = ktp_update_args(made);
+	if (ret)
+		return ret;
+	ktp_swap_prog(tk, made);
 	return 0;
 }
 
@@ -1362,7 +1345,7 @@ static int ktp_kprobe_module_coming(struct trace_ktp *tk,
 				    struct trace_ktp *made)
 {
 	unsigned long addr;
-	int i, ret, code;
+	int ret, code;
 
 	/* the kprobe of the module's last load, gone */
 	ktp_unregister_kprobe(tk);
@@ -1370,8 +1353,8 @@ static int ktp_kprobe_module_coming(struct trace_ktp *tk,
 		return PTR_ERR(made);
 	ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
 			       ktp_is_return(tk), &addr, &code);
-	for (i = 0; !ret && i < tk->tp.nr_args; i++)
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
+	if (!ret)
+		ret = ktp_update_args(tk);
 	if (!ret && made)
 		ret = ktp_take_prog(tk, made);
 	return ret ?: ktp_register_kprobe(tk);

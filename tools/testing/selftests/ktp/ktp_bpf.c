@@ -6,6 +6,10 @@
  *   ktp_bpf kprobe SYM ARG3   a BPF_PROG_TYPE_KPROBE program on the entry
  *                             of SYM counts the calls whose third argument
  *                             is ARG3, in an array map
+ *   ktp_bpf fentry ID ARG3    a fentry program on the function of vmlinux
+ *                             whose BTF id is ID counts the calls whose
+ *                             third argument is ARG3, in an array map
+ *   ktp_bpf fexit ID ARG3     the same, at the function's return (fexit)
  *   ktp_bpf event ID          perf counts the hits of the trace event whose
  *                             id file says ID, on every CPU
  *   ktp_bpf rawtp TP ARG2     a BPF_PROG_TYPE_RAW_TRACEPOINT program on the
@@ -73,8 +77,8 @@ static void fail(const char *what)
 
 static void bad_args(void)
 {
-	fputs("usage: ktp_bpf kprobe SYM ARG3 | fentry BTF_ID ARG3 | event ID |\n"
-	      "       rawtp TP ARG2\n", stderr);
+	fputs("usage: ktp_bpf kprobe SYM ARG3 | fentry BTF_ID ARG3 |\n"
+	      "       fexit BTF_ID ARG3 | event ID | rawtp TP ARG2\n", stderr);
 	fputs("       ktp_bpf kfunc ID [TP] | lsm ID ERRNO\n", stderr);
 	exit(2);
 }
@@ -334,23 +338,24 @@ static void attach_rawtp(const char *tp, __s32 arg2)
 }
 
 /*
- * A fentry program on the function of vmlinux whose BTF id is @btf_id,
- * on its BPF trampoline, counting the calls whose third argument is
- * @arg3; it runs while the link's fd is open
+ * A fentry (or, @attach_type BPF_TRACE_FEXIT, fexit) program on the
+ * function of vmlinux whose BTF id is @btf_id, on its BPF trampoline,
+ * counting the calls whose third argument is @arg3; it runs while the
+ * link's fd is open
  */
-static void attach_fentry(__u32 btf_id, __s32 arg3)
+static void attach_tracing(__u32 attach_type, __u32 btf_id, __s32 arg3)
 {
 	union bpf_attr attr;
 	int prog;
 
 	map_fd = create_map();
-	prog = load_prog_btf(map_fd, BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY,
+	prog = load_prog_btf(map_fd, BPF_PROG_TYPE_TRACING, attach_type,
 			     btf_id, 16, arg3);
 	memset(&attr, 0, sizeof(attr));
 	attr.raw_tracepoint.prog_fd = prog;
 	rawtp_fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 	if (rawtp_fd < 0)
-		fail("BPF_RAW_TRACEPOINT_OPEN fentry");
+		fail("BPF_RAW_TRACEPOINT_OPEN fentry/fexit");
 	close(prog);
 }
 
@@ -435,8 +440,11 @@ int main(int argc, char **argv)
 	else if (argc == 3 && !strcmp(argv[1], "event"))
 		open_event(parse_num(argv[2], LONG_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "fentry"))
-		attach_fentry(parse_num(argv[2], INT_MAX),
-			      parse_num(argv[3], INT_MAX));
+		attach_tracing(BPF_TRACE_FENTRY, parse_num(argv[2], INT_MAX),
+			       parse_num(argv[3], INT_MAX));
+	else if (argc == 4 && !strcmp(argv[1], "fexit"))
+		attach_tracing(BPF_TRACE_FEXIT, parse_num(argv[2], INT_MAX),
+			       parse_num(argv[3], INT_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "rawtp"))
 		attach_rawtp(argv[2], parse_num(argv[3], INT_MAX));
 	else if (argc == 4 && !strcmp(argv[1], "lsm"))
