@@ -433,19 +433,6 @@ static int ktp_register_new_kprobe(struct trace_ktp *tk)
 	return ret;
 }
 
-/* Find the @SYM of @tk's fetch arguments, as kprobe events do */
-static int ktp_update_args(struct trace_ktp *tk)
-{
-	int i, ret;
-
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /* The serial number of the last probe registered, under event_mutex */
 static u64 ktp_serial;
 
@@ -459,7 +446,7 @@ static int ktp_register(struct trace_ktp *tk)
 	int ret;
 
 	guard(mutex)(&event_mutex);
-	ret = ktp_update_args(tk);
+	ret = traceprobe_update_args(&tk->tp);
 	if (ret)
 		return ret;
 
@@ -1117,7 +1104,7 @@ static int ktp_make_tramp(struct trace_ktp *tk, int argc, const char *argv[])
 	trace_probe_log_clear();
 	ret = ktp_make(argc, argv, &t, &ctx, &made);
 	if (!ret && made->prog && ktp_same_fields(tk, made)) {
-		ret = ktp_update_args(made);
+		ret = traceprobe_update_args(&made->tp);
 		if (!ret)
 			swap(tk->tramp, made);
 	}
@@ -1189,7 +1176,7 @@ int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
 	if (!ktp_same_fields(tk, made) || made->entry_off != tk->entry_off ||
 	    made->rp.data_size != tk->rp.data_size)
 		return -EINVAL;
-	ret = ktp_update_args(made);
+	ret = traceprobe_update_args(&made->tp);
 	if (ret)
 		return ret;
 	ktp_swap_prog(tk, made);
@@ -1354,7 +1341,7 @@ static int ktp_kprobe_module_coming(struct trace_ktp *tk,
 	ret = ktp_check_symbol(tk->symbol, tk->rp.kp.offset,
 			       ktp_is_return(tk), &addr, &code);
 	if (!ret)
-		ret = ktp_update_args(tk);
+		ret = traceprobe_update_args(&tk->tp);
 	if (!ret && made)
 		ret = ktp_take_prog(tk, made);
 	return ret ?: ktp_register_kprobe(tk);
