@@ -368,14 +368,7 @@ static int ktp_register_kprobe(struct trace_ktp *tk)
 {
 	int ret;
 
-	if (trace_probe_is_enabled(&tk->tp))
-		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
-	else
-		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
-	if (ktp_is_return(tk))
-		ret = register_kretprobe(&tk->rp);
-	else
-		ret = register_kprobe(&tk->rp.kp);
+	ret = trace_probe_register_kprobe(&tk->tp, &tk->rp);
 	tk->registered = !ret;
 	return ret;
 }
