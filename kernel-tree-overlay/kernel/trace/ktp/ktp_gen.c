@@ -663,17 +663,35 @@ void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 {
 	int bytes = n->param & KTP_T_SIZE;
 	const struct ktp_node *addr;
+	bool sx, ptr;
 	u32 type;
 	s16 off;
 
 	addr = ktp_v_read_addr(c, n, &off);
-	type = ktp_v_read_type(c, n, addr, off, NULL);
+	type = ktp_v_read_type(c, n, addr, off, &ptr);
 	/* the load extends the value as its type says: no conversion */
+	sx = ktp_is_signed(n->type) && bytes < 8 &&
+	     (n->type & KTP_T_SIZE) == bytes;
+	/*
+	 * A number in the running task's task_struct: the verifier trusts
+	 * the pointer bpf_get_current_task_btf() returns, and loads through
+	 * it with no check of the address. A pointer member stays on the
+	 * path below, which types what it reads as untrusted, whatever it
+	 * points to.
+	 */
+	if (addr->op == KTP_OP_CURRENT && !ptr &&
+	    type != ktp_v_btf_ids[KTP_BTF_WORD]) {
+		ktp_v_call_helper(c, BPF_FUNC_get_current_task_btf);
+		ktp_emit(c, sx ? BPF_LDX_MEMSX(bytes_to_bpf_size(bytes),
+					       BPF_REG_0, BPF_REG_0, off) :
+			 BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
+				     BPF_REG_0, off));
+		ktp_store(c, slot, BPF_REG_0);
+		return;
+	}
 	ktp_gen(c, addr, slot);
-	ktp_v_emit_read(c, slot, off, bytes, ktp_is_signed(n->type) && bytes < 8 &&
-			(n->type & KTP_T_SIZE) == bytes,
-			n->param & KTP_READ_USER, ktp_v_read_may_fault(n), type,
-			ktp_v_is_ptr(c, addr));
+	ktp_v_emit_read(c, slot, off, bytes, sx, n->param & KTP_READ_USER,
+			ktp_v_read_may_fault(n), type, ktp_v_is_ptr(c, addr));
 	ktp_store(c, slot, BPF_REG_0);
 }
 
