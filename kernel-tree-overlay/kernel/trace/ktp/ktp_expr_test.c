@@ -19,6 +19,7 @@
 #include "../trace_probe.h"
 #include "../trace_probe_kernel.h"
 #include "ktp_probe.h"
+#include "ktp_btf.h"
 #include "ktp_fold.h"
 #include "ktp_parse.h"
 #include "ktp_emit.h"
@@ -2101,6 +2102,101 @@ static void ktp_expr_stale_prog_test(struct kunit *test)
 	bpf_prog_put(stale);
 }
 
+/*
+ * A "t" probe's program records each hit it enters, once: ktp_tp_enter()
+ * acquires the hit and ktp_tp_record() releases it, so the verifier
+ * refuses a program that leaves a hit entered, records it twice or
+ * records one it did not enter, whatever KTP's code generation did.
+ * Each program is loaded as KTP loads a "t" probe's, with its map and
+ * its slot.
+ */
+static void ktp_expr_tpoint_pair_test(struct kunit *test)
+{
+	const struct ktp_expr_env env = {
+		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
+		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
+	};
+	static const struct {
+		const char	*what;
+		bool		enter;
+		int		records;
+		int		err;
+	} cases[] = {
+		{ "entered and recorded", true, 1, 0 },
+		{ "entered, never recorded", true, 0, -EINVAL },
+		{ "entered, recorded twice", true, 2, -EINVAL },
+		{ "recorded, never entered", false, 1, -EINVAL },
+	};
+	struct bpf_map *maps[KTP_V_NR_MAPS] = {};
+	struct bpf_prog_kern_attr kattr = {
+		.maps = maps, .nr_maps = KTP_V_NR_MAPS, .owner = &ktp_kfunc_set,
+	};
+	const struct bpf_insn ld_self[2] = {
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_MAP_IDX, KTP_V_MAP_SELF)
+	};
+	struct bpf_insn insns[16];
+	struct ktp_compiler *c;
+	struct bpf_prog *prog;
+	union bpf_attr attr;
+	int i, j, n;
+	u32 id;
+
+	/* a compiler's map, slot and tracepoint, as a "t" probe has them */
+	c = ktp_compiler_create(&env);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	id = ktp_v_id(c);
+	maps[KTP_V_MAP_SELF] = ktp_v_self_map(c);
+	KUNIT_ASSERT_NE(test, id, 0);
+	KUNIT_ASSERT_NOT_NULL(test, maps[KTP_V_MAP_SELF]);
+	KUNIT_ASSERT_EQ(test, ktp_btf_tpoint(c), 0);
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		n = 0;
+		if (cases[i].enter) {
+			insns[n++] = ld_self[0];
+			insns[n++] = ld_self[1];
+			insns[n++] = BPF_MOV64_IMM(BPF_REG_2, id);
+			insns[n++] = BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0,
+						  BPF_PSEUDO_KFUNC_CALL, 0,
+						  ktp_test_tp_kfuncs[0]);
+			/* NULL: nothing to record */
+			insns[n++] = BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0,
+						 1 + 3 * cases[i].records);
+			insns[n++] = BPF_MOV64_REG(BPF_REG_6, BPF_REG_0);
+		} else {
+			/* a hit of its CPU's: ktp_tp_hits */
+			insns[n++] = BPF_MOV64_REG(BPF_REG_6, BPF_REG_1);
+		}
+		for (j = 0; j < cases[i].records; j++) {
+			insns[n++] = BPF_MOV64_REG(BPF_REG_1, BPF_REG_6);
+			insns[n++] = BPF_MOV64_IMM(BPF_REG_2, 0);
+			insns[n++] = BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0,
+						  BPF_PSEUDO_KFUNC_CALL, 0,
+						  ktp_test_tp_kfuncs[1]);
+		}
+		insns[n++] = BPF_MOV64_IMM(BPF_REG_0, 0);
+		insns[n++] = BPF_EXIT_INSN();
+
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_TRACING;
+		attr.expected_attach_type = BPF_TRACE_RAW_TP;
+		attr.attach_btf_id = c->tp_btf_id;
+		attr.insns = (unsigned long)insns;
+		attr.insn_cnt = n;
+		attr.license = (unsigned long)"GPL";
+		prog = bpf_prog_load_kern(&attr, &kattr);
+		if (!IS_ERR(prog))
+			bpf_prog_put(prog);
+		if (cases[i].err)
+			KUNIT_EXPECT_PTR_EQ_MSG(test, prog, ERR_PTR(cases[i].err),
+						"%s", cases[i].what);
+		else
+			KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(prog), "%s: %ld",
+					       cases[i].what, PTR_ERR(prog));
+	}
+	ktp_compiler_destroy(c);
+}
+
 /* A "t" probe's program, on sched_switch, is one the verifier accepts */
 static void ktp_expr_tpoint_test(struct kunit *test)
 {
@@ -2407,6 +2503,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_tpoint_test),
 	KUNIT_CASE(ktp_expr_tpoint_ptr_test),
 	KUNIT_CASE(ktp_expr_stale_prog_test),
+	KUNIT_CASE(ktp_expr_tpoint_pair_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_c_oracle_test),
