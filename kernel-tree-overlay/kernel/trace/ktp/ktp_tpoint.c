@@ -124,6 +124,23 @@ static struct bpf_raw_event_map *ktp_module_tracepoint(const char *target,
 }
 
 /*
+ * A new struct ktp_tpoint named @name, which @t refers to: put_ref frees
+ * it with what it holds, also when the parse fails later. NULL when
+ * there is no memory for it.
+ */
+static struct ktp_tpoint *ktp_tpoint_new(struct ktp_target *t,
+					 const char *name)
+{
+	struct ktp_tpoint *tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
+
+	if (!tpoint)
+		return NULL;
+	t->ref = tpoint;
+	tpoint->name = kstrdup(name, GFP_KERNEL);
+	return tpoint->name ? tpoint : NULL;
+}
+
+/*
  * The tracepoint a "t" probe runs on, [MOD:]NAME, with a reference; MOD
  * need not be loaded.
  */
@@ -142,12 +159,8 @@ static int ktp_tpoint_parse_target(struct ktp_target *t, const char *arg,
 				    strcspn(name, ":./"), KTP_T_NOT_EVENT);
 		return -EINVAL;
 	}
-	tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
+	tpoint = ktp_tpoint_new(t, name);
 	if (!tpoint)
-		return -ENOMEM;
-	t->ref = tpoint;
-	tpoint->name = kstrdup(name, GFP_KERNEL);
-	if (!tpoint->name)
 		return -ENOMEM;
 	/* MOD:NAME is MOD's tracepoint, and no other's */
 	if (colon)
@@ -459,12 +472,8 @@ static int ktp_tramp_parse_target(struct ktp_target *t, const char *arg,
 
 	if (t->type != 'p' || strchr(arg, ':') || !ebpf_jit_enabled())
 		return -EOPNOTSUPP;
-	tpoint = kzalloc(sizeof(*tpoint), GFP_KERNEL);
+	tpoint = ktp_tpoint_new(t, arg);
 	if (!tpoint)
-		return -ENOMEM;
-	t->ref = tpoint;
-	tpoint->name = kstrdup(arg, GFP_KERNEL);
-	if (!tpoint->name)
 		return -ENOMEM;
 	if (traceprobe_split_symbol_offset(tpoint->name, &offset) || offset)
 		return -EOPNOTSUPP;
