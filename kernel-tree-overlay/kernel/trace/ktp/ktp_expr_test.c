@@ -2058,16 +2058,57 @@ BTF_ID(func, ktp_tp_enter)
 BTF_ID(func, ktp_tp_record)
 
 /*
+ * The JIT turned off between a definition's compile and its load: the
+ * program, made for the JIT (its string compare calls a kfunc), is
+ * refused by the verifier with an errno only the kernel knows, which the
+ * writer is told as EOPNOTSUPP, as a definition made with the JIT off
+ * is. With the JIT still on, the same program loads.
+ */
+static void ktp_expr_jit_off_at_load_test(struct kunit *test)
+{
+	struct ktp_test_env *e = ktp_test_env(test);
+	struct ktp_expr_error err = {};
+	struct ktp_compiler *c;
+	struct ktp_prog *kp;
+	int jit_off;
+
+	if (IS_ENABLED(CONFIG_BPF_JIT_ALWAYS_ON))
+		kunit_skip(test, "CONFIG_BPF_JIT_ALWAYS_ON: the JIT stays on");
+	for (jit_off = 0; jit_off <= 1; jit_off++) {
+		ktp_test_jit(1);
+		c = ktp_compiler_create(&e->env);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, ktp_compile_cond(c, "$comm == \"kunit\"",
+						       &err), 0);
+		if (jit_off)
+			ktp_test_jit(0);
+		kp = ktp_compiler_finish(c);
+		if (jit_off)
+			KUNIT_EXPECT_PTR_EQ(test, kp, ERR_PTR(-EOPNOTSUPP));
+		else
+			KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(kp), "%ld",
+					       PTR_ERR(kp));
+		if (!IS_ERR_OR_NULL(kp))
+			ktp_prog_free(kp);
+	}
+}
+
+/*
+ * Where the tests' "t" programs run: sched_switch, whose arguments are
+ * (bool preempt, prev, next, unsigned int prev_state)
+ */
+static const struct ktp_expr_env ktp_test_sched_switch = {
+	.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
+	.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
+};
+
+/*
  * A program that outlives its probe (on a link bpf() took by its id) and
  * passes its slot once another program has it finds nothing: it passes
  * its own map, which it holds, and no live program has another's.
  */
 static void ktp_expr_stale_prog_test(struct kunit *test)
 {
-	const struct ktp_expr_env env = {
-		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
-		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
-	};
 	const struct bpf_map *stale_map;
 	struct ktp_expr_error err = {};
 	struct bpf_prog *stale;
@@ -2075,7 +2116,7 @@ static void ktp_expr_stale_prog_test(struct kunit *test)
 	struct ktp_prog *kp;
 	u32 slot;
 
-	c = ktp_compiler_create(&env);
+	c = ktp_compiler_create(&ktp_test_sched_switch);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 39", &err), 0);
 	kp = ktp_compiler_finish(c);
@@ -2086,7 +2127,7 @@ static void ktp_expr_stale_prog_test(struct kunit *test)
 	slot = kp->id;
 	ktp_prog_free(kp);
 
-	c = ktp_compiler_create(&env);
+	c = ktp_compiler_create(&ktp_test_sched_switch);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 40", &err), 0);
 	kp = ktp_compiler_finish(c);
@@ -2112,10 +2153,6 @@ static void ktp_expr_stale_prog_test(struct kunit *test)
  */
 static void ktp_expr_tpoint_pair_test(struct kunit *test)
 {
-	const struct ktp_expr_env env = {
-		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
-		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
-	};
 	static const struct {
 		const char	*what;
 		bool		enter;
@@ -2142,7 +2179,7 @@ static void ktp_expr_tpoint_pair_test(struct kunit *test)
 	u32 id;
 
 	/* a compiler's map, slot and tracepoint, as a "t" probe has them */
-	c = ktp_compiler_create(&env);
+	c = ktp_compiler_create(&ktp_test_sched_switch);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	id = ktp_v_id(c);
 	maps[KTP_V_MAP_SELF] = ktp_v_self_map(c);
@@ -2200,11 +2237,6 @@ static void ktp_expr_tpoint_pair_test(struct kunit *test)
 /* A "t" probe's program, on sched_switch, is one the verifier accepts */
 static void ktp_expr_tpoint_test(struct kunit *test)
 {
-	/* (bool preempt, prev, next, unsigned int prev_state) */
-	const struct ktp_expr_env env = {
-		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
-		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
-	};
 	const struct ktp_expr_env none = {
 		.flags = KTP_ENV_TPOINT, .nr_args = 1,
 		.tpoint = "ktp_no_such_tracepoint", .kfuncs = ktp_test_tp_kfuncs,
@@ -2214,7 +2246,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	struct ktp_prog *kp;
 	const char *type;
 
-	c = ktp_compiler_create(&env);
+	c = ktp_compiler_create(&ktp_test_sched_switch);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_cond(c, "$arg4 == 39 && *(u64 *)($arg2 + 120) != 0",
 					       &err), 0);
@@ -2232,7 +2264,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
 	ktp_prog_free(kp);
 
 	/* "$argN" fetch arguments the program copies, and one it fetches */
-	c = ktp_compiler_create(&env);
+	c = ktp_compiler_create(&ktp_test_sched_switch);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 2, 0), 0);
 	KUNIT_EXPECT_EQ(test, ktp_compile_fetch_tpoint_arg(c, 5, 1), -EINVAL);
@@ -2262,11 +2294,6 @@ static void ktp_expr_tpoint_test(struct kunit *test)
  */
 static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 {
-	/* (bool preempt, prev, next, unsigned int prev_state) */
-	const struct ktp_expr_env env = {
-		.flags = KTP_ENV_TPOINT, .nr_args = 4, .tpoint = "sched_switch",
-		.kfuncs = ktp_test_tp_kfuncs, .name = "kunit",
-	};
 	static const struct {
 		const char	*src;
 		bool		fetch;
@@ -2308,7 +2335,7 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 	KUNIT_ASSERT_GT(test, word, 0);
 	KUNIT_ASSERT_GT(test, cast, 0);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		c = ktp_compiler_create(&env);
+		c = ktp_compiler_create(&ktp_test_sched_switch);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		if (cases[i].fetch)
 			KUNIT_EXPECT_EQ_MSG(test, ktp_compile_fetch(c, cases[i].src, 0,
@@ -2504,6 +2531,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_tpoint_ptr_test),
 	KUNIT_CASE(ktp_expr_stale_prog_test),
 	KUNIT_CASE(ktp_expr_tpoint_pair_test),
+	KUNIT_CASE(ktp_expr_jit_off_at_load_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_c_oracle_test),
