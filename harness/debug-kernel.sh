@@ -52,7 +52,7 @@ boot)
 
 		shift
 		KTP_KOUT=$DEBUG_KOUT KTP_LOG_TAG=$tag KTP_MEM=2G \
-			KTP_BOOT_TIMEOUT=${KTP_DEBUG_TIMEOUT:-3900} \
+			KTP_BOOT_TIMEOUT=${KTP_DEBUG_TIMEOUT:-5100} \
 			KTP_APPEND="pci=noacpi $*" "$TOP/harness/boot.sh" check
 	}
 	boot_debug debug kmemleak=on ktp_tests=probes,-${SHARE2//,/,-} > "$LOGS/debug-vm.out" 2>&1 &

@@ -17,6 +17,7 @@
 
 #include "../trace.h"
 #include "../trace_probe.h"
+#include "../trace_btf.h"
 #include "../trace_probe_kernel.h"
 #include "ktp_probe.h"
 #include "ktp_btf.h"
@@ -2058,6 +2059,64 @@ BTF_ID(func, ktp_tp_enter)
 BTF_ID(func, ktp_tp_record)
 
 /*
+ * vmlinux's BTF index, which KTP and probe events find types by, finds
+ * what a walk of every type finds (btf_find_by_name_kind(), which shares
+ * none of its code): every named type's name and kind, at an id no
+ * higher than its own; for a sample of them, the same id as the walk,
+ * the lowest of that name and kind; and nothing for a name that is not
+ * there or a kind it does not have.
+ */
+static void ktp_expr_btf_index_test(struct kunit *test)
+{
+	struct btf *btf = bpf_get_btf_vmlinux();
+	u32 id, nr, named = 0, sampled = 0;
+	const struct btf_type *t, *found;
+	const char *name;
+	s32 got;
+	u8 kind;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(btf));
+	nr = btf_nr_types(btf);
+	for (id = 1; id < nr; id++) {
+		t = btf_type_by_id(btf, id);
+		if (!t->name_off)
+			continue;
+		named++;
+		name = btf_name_by_offset(btf, t->name_off);
+		kind = BTF_INFO_KIND(t->info);
+		got = btf_find_vmlinux_by_name_kind(name, kind);
+		if (got <= 0 || got > id) {
+			KUNIT_FAIL(test, "%s (kind %u, id %u): %d", name, kind,
+				   id, got);
+			return;
+		}
+		found = btf_type_by_id(btf, got);
+		if (BTF_INFO_KIND(found->info) != kind ||
+		    strcmp(btf_name_by_offset(btf, found->name_off), name)) {
+			KUNIT_FAIL(test, "%s (kind %u, id %u): id %d is another",
+				   name, kind, id, got);
+			return;
+		}
+		/* a walk costs some 800,000 instructions: every 1000th */
+		if (named % 1000)
+			continue;
+		sampled++;
+		KUNIT_EXPECT_EQ_MSG(test, got, btf_find_by_name_kind(btf, name, kind),
+				    "%s (kind %u)", name, kind);
+	}
+	KUNIT_EXPECT_GT(test, sampled, 30);
+	KUNIT_EXPECT_EQ(test, btf_find_vmlinux_by_name_kind("ktp_no_such_type",
+							    BTF_KIND_STRUCT),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, btf_find_vmlinux_by_name_kind("task_struct",
+							    BTF_KIND_UNION),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, btf_find_vmlinux_by_name_kind("task_struct",
+							    BTF_KIND_STRUCT),
+			btf_find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT));
+}
+
+/*
  * The JIT turned off between a definition's compile and its load: the
  * program, made for the JIT (its string compare calls a kfunc), is
  * refused by the verifier with an errno only the kernel knows, which the
@@ -2534,6 +2593,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_tpoint_ptr_test),
 	KUNIT_CASE(ktp_expr_stale_prog_test),
 	KUNIT_CASE(ktp_expr_tpoint_pair_test),
+	KUNIT_CASE(ktp_expr_btf_index_test),
 	KUNIT_CASE(ktp_expr_jit_off_at_load_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
 	KUNIT_CASE(ktp_expr_value_test),

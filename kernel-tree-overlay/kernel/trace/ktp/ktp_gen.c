@@ -486,6 +486,16 @@ static void ktp_v_count_fault(struct ktp_compiler *c)
 	ktp_emit(c, BPF_STX_MEM(BPF_DW, BPF_REG_FP, BPF_REG_1, KTP_V_FAULTS));
 }
 
+/* @dst = the @bytes at @src + @off, sign-extended if @sx */
+static void ktp_v_emit_load(struct ktp_compiler *c, int bytes, bool sx,
+			    int dst, int src, s16 off)
+{
+	int size = bytes_to_bpf_size(bytes);
+
+	ktp_emit(c, sx ? BPF_LDX_MEMSX(size, dst, src, off) :
+		 BPF_LDX_MEM(size, dst, src, off));
+}
+
 /*
  * The value of @bytes at the address in @slot plus @off, into R0,
  * sign-extended if @sx, else zero-extended: an inline nofault load under
@@ -498,12 +508,11 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 			    int bytes, bool sx, bool user, bool may_fault,
 			    u32 type, bool ptr)
 {
-	int size = bytes_to_bpf_size(bytes), done = -1, ok;
+	int done = -1, ok;
 
 	if (c->jit && !user) {
 		ktp_v_emit_cast(c, slot, type);
-		ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_0, off) :
-			 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_0, off));
+		ktp_v_emit_load(c, bytes, sx, BPF_REG_0, BPF_REG_0, off);
 		if (!may_fault)
 			return;
 		done = ktp_jump(c, BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
@@ -537,8 +546,7 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 	}
 	ktp_land(c, ok);
 	/* the helper zeroed it if it faulted */
-	ktp_emit(c, sx ? BPF_LDX_MEMSX(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH) :
-		 BPF_LDX_MEM(size, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH));
+	ktp_v_emit_load(c, bytes, sx, BPF_REG_0, BPF_REG_FP, KTP_V_SCRATCH);
 	ktp_land(c, done);
 }
 
@@ -682,10 +690,7 @@ void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	if (addr->op == KTP_OP_CURRENT && !ptr &&
 	    type != ktp_v_btf_ids[KTP_BTF_WORD]) {
 		ktp_v_call_helper(c, BPF_FUNC_get_current_task_btf);
-		ktp_emit(c, sx ? BPF_LDX_MEMSX(bytes_to_bpf_size(bytes),
-					       BPF_REG_0, BPF_REG_0, off) :
-			 BPF_LDX_MEM(bytes_to_bpf_size(bytes), BPF_REG_0,
-				     BPF_REG_0, off));
+		ktp_v_emit_load(c, bytes, sx, BPF_REG_0, BPF_REG_0, off);
 		ktp_store(c, slot, BPF_REG_0);
 		return;
 	}
