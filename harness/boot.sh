@@ -66,6 +66,15 @@ check|upstream)
 	# printk.time=1: the console's lines carry the seconds since boot,
 	# from which test-times.py times KUnit's cases
 	append+=" printk.time=1"
+	# The guest's clock is the host's: while the loaded host does not
+	# run QEMU, guest time goes on, and RCU takes a grace period that
+	# aged then for a CPU stall (a jump that the console shows as
+	# "sched: DL replenish lagged too much"). 21 s, the stall timeout
+	# chosen for hardware, is not much longer than such pauses on a
+	# busy 2-core host. 120 s still reports a CPU that never ends a
+	# grace period, and rcu_cpu_stall_cputime makes a report say
+	# whether the CPU was busy (a kernel loop) or idle (not run at all).
+	append+=" rcupdate.rcu_cpu_stall_timeout=120 rcupdate.rcu_cpu_stall_cputime=1"
 	rm -f "$LOGS/$tag"-*.log "$LOGS/$tag"-*.times
 	start=$(date +%s)
 	rc=0

@@ -17,5 +17,8 @@ rc=0
 "$TOP/harness/debug-kernel.sh" judge > "$LOGS/results-debug.txt" || rc=$?
 say "total $(( $(date +%s) - t0 ))s"
 cat "$LOGS/results-debug.txt"
-[ $rc = 0 ] || python3 "$TOP/harness/failed-logs.py" "$LOGS"/{debug,neighbours}-testlogs.log
+if [ $rc != 0 ]; then
+	python3 "$TOP/harness/failed-logs.py" "$LOGS"/{debug,neighbours}-testlogs.log
+	print_reports debug neighbours
+fi
 exit $rc

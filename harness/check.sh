@@ -90,5 +90,6 @@ sum_results $((1 - static)) $static "$LOGS/results.txt" "$LOGS/results-debug.txt
 if [ $rc != 0 ]; then
 	echo "== the end of each failed KTP test's log"
 	python3 "$TOP/harness/failed-logs.py" "$LOGS"/{check,debug,neighbours}-testlogs.log
+	print_reports check debug neighbours
 fi
 exit $rc

@@ -151,14 +151,27 @@ overlay_path() {
 
 # judge_run TAG [ARGS...]: results.py on the logs `boot.sh check` wrote
 # under TAG; every run must end with the lockdown checks. ARGS: more of
-# results.py's options.
+# results.py's options. The console around its first kernel reports goes
+# to $LOGS/TAG-reports.txt (print_reports).
 judge_run() {
 	local tag=$1
 
 	shift
 	python3 "$TOP/harness/results.py" --smp "$SMP" --expected-skips "$TOP/harness/expected-skips" \
 		--console "$LOGS/$tag-console.log" --kselftest "$LOGS/$tag-kselftest.log" \
-		--qemu-rc "$LOGS/$tag-qemu.rc" \
+		--qemu-rc "$LOGS/$tag-qemu.rc" --reports "$LOGS/$tag-reports.txt" \
 		--require "KTP-HARNESS: lockdown: ktp_probes refused with EPERM" \
 		--require "KTP-HARNESS: lockdown: ktp_profile refused with EPERM" "$@"
+}
+
+# print_reports TAG...: the console around each kernel report judge_run
+# found in those runs, for CI's excerpt, which is the end of the output
+print_reports() {
+	local tag
+
+	for tag in "$@"; do
+		[ -s "$LOGS/$tag-reports.txt" ] || continue
+		echo "== the console around the first kernel reports of $tag-console.log"
+		cat "$LOGS/$tag-reports.txt"
+	done
 }

@@ -9,8 +9,9 @@ that does not match its results, a kernel report (oops, BUG, WARNING,
 KASAN, lockdep, ...) anywhere in the console log, a guest whose CPU count
 is not the one asked for, a missing result, or a timeout. A test that
 asks for stack dumps (sysrq 'l', fault injection) brackets them with
-BACKTRACES lines on the console; a "Call Trace:" between them is no
-report. The last line
+BACKTRACES lines on the console; a "Call Trace:" or an allocation
+failure between them is no report; a "Call Trace:" after a report's
+first line is that report's. The last line
 printed is `N passed, N failed` (with `, N skipped` when any were).
 """
 import argparse
@@ -24,10 +25,28 @@ PLAN = re.compile(r'^1\.\.(\d+)')
 REPORTS = re.compile(
     r'(Oops|BUG:|WARNING:|Kernel panic|general protection fault|'
     r'UBSAN:|unreferenced object|INFO: task .* blocked|'
-    r'soft lockup|hard LOCKUP|detected stalls|Call Trace:)')
+    r'soft lockup|hard LOCKUP|detected (?:expedited )?stalls|'
+    r'self-detected stall|kthread starved|kthread timer wakeup|'
+    r'page allocation failure|vmalloc error|invoked oom-killer|'
+    r'unchecked MSR access|Call Trace:)')
+# The lines of a stack dump between its report's first line and its
+# "Call Trace:" (dump_stack(), show_regs(), sched_show_task())
+DUMP = re.compile(
+    r'^(CPU: \d|Tainted: |Hardware name: |RIP: |Code: |RSP: |R[A-Z0-9]{2}: |'
+    r'FS: |CS: |CR2: |DR[0-7]: |PKRU: |Workqueue: |NMI backtrace for cpu|'
+    r'Sending NMI from|task:|\s+hardirqs |\s+softirqs |\s+csw/system|'
+    r'\s+\d+-\.\.\.|\s+\(t=|Modules linked in:|Stack:|\?)')
+# A dump's "Call Trace:" comes this many lines after its report's first
+# line at most; a "Call Trace:" with no report before it is reported by
+# the line that introduced its dump
+DUMP_LINES = 40
+# the lines around each report that --reports writes, and how many
+CONTEXT_AFTER = 14
+CONTEXT_REPORTS = 3
 # Tests that cause stack dumps on purpose bracket them with these lines
 # on the console: sysrq 'l' backtraces, and the allocation failure
 # reports (warn_alloc()) of fault injection.
+ASKED = ('Call Trace:', 'vmalloc error', 'page allocation failure')
 BACKTRACES = (('ktp selftest: sysrq backtraces begin',
                'ktp selftest: sysrq backtraces end'),
               ('ktp selftest: fault injection begin',
@@ -112,6 +131,15 @@ class Ktap:
             self.errors.append('%s: no results' % self.name)
 
 
+def dump_start(console, i):
+    """the line before the dump whose "Call Trace:" is console[i]"""
+    j = i - 1
+    while j > 0 and i - j < DUMP_LINES and \
+            DUMP.match(TIMESTAMP.sub('', console[j])):
+        j -= 1
+    return j
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--console', required=True)
@@ -123,6 +151,9 @@ def main():
     ap.add_argument('--expected-skips', action='append', default=[],
                     help='file of "description-prefix<TAB>reason" lines '
                          '(more than one: all of their lines)')
+    ap.add_argument('--reports',
+                    help='write the console lines around the first kernel '
+                         'reports to this file')
     ap.add_argument('--require', action='append', default=[],
                     help='a line the console must have (e.g. a kmemleak scan)')
     args = ap.parse_args()
@@ -142,7 +173,9 @@ def main():
     kunit = Ktap('KUnit')
     in_kernel = True
     asked = False
-    for line in console:
+    last_report = -DUMP_LINES - 1
+    report_at = []
+    for i, line in enumerate(console):
         for begin, end in BACKTRACES:
             if begin in line:
                 asked = True
@@ -157,8 +190,28 @@ def main():
         elif in_kernel:
             kunit.feed(line)
         m = REPORTS.search(line)
-        if m and not (asked and m.group(1) == 'Call Trace:'):
+        if not m or (asked and m.group(1) in ASKED):
+            continue
+        if m.group(1) != 'Call Trace:':
+            last_report = i
+            report_at.append(i)
             problems.append('kernel report: ' + TIMESTAMP.sub('', line).strip())
+        elif i - last_report > DUMP_LINES:
+            # a dump no report line names: say what came before it
+            first = dump_start(console, i)
+            report_at.append(first)
+            problems.append('kernel report: Call Trace: after "%s"'
+                            % TIMESTAMP.sub('', console[first]).strip()[:120])
+    if args.reports:
+        with open(args.reports, 'w') as f:
+            end = 0
+            for i in report_at[:CONTEXT_REPORTS]:
+                if i < end:
+                    continue
+                end = i + CONTEXT_AFTER
+                f.write('-- %s, line %d\n' % (args.console, i + 1))
+                for line in console[max(i - 2, 0):i + CONTEXT_AFTER]:
+                    f.write(TIMESTAMP.sub('', line.rstrip('\r\n'))[:160] + '\n')
     if not args.no_kunit:
         kunit.finish()
     elif kunit.passed + kunit.failed + len(kunit.skips):
