@@ -972,7 +972,8 @@ static int ktp_build(struct trace_ktp *tk, struct ktp_target *t, int nfetch,
 		if (ret)
 			return ret;
 	}
-	ret = ktp_parse_args(tk, nfetch, argv, cond_idx, argc, ctx);
+	ret = ktp_parse_args(tk, nfetch, argv, cond_idx, argc, ctx,
+			     t->load_later);
 	if (ret)
 		return ret;
 	if (!tk->kind && t->type == 'r')
@@ -1130,13 +1131,14 @@ static int ktp_define(int argc, const char *argv[], struct ktp_target *t,
 #ifdef CONFIG_MODULES
 /*
  * Make a probe again from its definition, unregistered, when the module
- * its target names comes. The caller holds dyn_event_ops_mutex, for
- * error_log, where errors go as a definition's do.
+ * its target names comes, its program not loaded yet (ktp_prog_load()).
+ * The caller holds dyn_event_ops_mutex, for error_log, where errors go as
+ * a definition's do.
  */
 static struct trace_ktp *ktp_remake(int argc, const char *argv[])
 {
 	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
-	struct ktp_target t = { .type = argv[0][0] };
+	struct ktp_target t = { .type = argv[0][0], .load_later = true };
 	struct trace_ktp *tk = NULL;
 	int ret;
 
@@ -1179,10 +1181,12 @@ int ktp_take_prog(struct trace_ktp *tk, struct trace_ktp *made)
 /*
  * A probe to make again as its module comes: the words of its
  * definition, its definer's credentials and memory cgroup, copied under
- * event_mutex. It is made (verified and JITed) without event_mutex, on
- * which enabling, disabling and opening every event wait, and without
- * holding off its removal: the probe takes what was made only if it is
- * still there, found again by its address and serial number.
+ * event_mutex. It is made without event_mutex, on which enabling,
+ * disabling and opening every event wait, and without holding off its
+ * removal: the probe takes what was made only if it is still there,
+ * found again by its address and serial number. Its program is verified
+ * and JITed with no lock of tracing held: not dyn_event_ops_mutex
+ * either, which every write to a dynamic event file waits on.
  */
 struct ktp_remade {
 	struct list_head	list;
@@ -1275,15 +1279,27 @@ static int ktp_remade_add(struct list_head *list, struct trace_ktp *tk)
 	return 0;
 }
 
-/* Without event_mutex: make the probe again, as its definer made it */
-static void ktp_remade_make(struct ktp_remade *r)
+/*
+ * As its definer, without event_mutex: make the probe again, its program
+ * unloaded, or, with @load, load the program of what was made.
+ */
+static void ktp_remade_make(struct ktp_remade *r, bool load)
 {
 	struct mem_cgroup *old_memcg;
 	const struct cred *old_cred;
+	int ret;
 
 	old_cred = override_creds(r->cred);
 	old_memcg = set_active_memcg(r->memcg);
-	r->made = ktp_remake(r->argc, (const char **)r->argv);
+	if (!load) {
+		r->made = ktp_remake(r->argc, (const char **)r->argv);
+	} else if (!IS_ERR_OR_NULL(r->made) && r->made->prog) {
+		ret = ktp_prog_load(r->made->prog);
+		if (ret) {
+			ktp_free(r->made);
+			r->made = ERR_PTR(ret);
+		}
+	}
 	set_active_memcg(old_memcg);
 	revert_creds(old_cred);
 }
@@ -1372,12 +1388,16 @@ static int ktp_module_coming(struct notifier_block *nb, unsigned long val,
 		}
 	}
 
-	/* as a definition: error_log's lock, then the events' */
-	if (!list_empty(&remade))
-		mutex_lock(&dyn_event_ops_mutex);
+	/* parsed as a definition, with error_log's lock */
+	if (!list_empty(&remade)) {
+		guard(mutex)(&dyn_event_ops_mutex);
+		list_for_each_entry(r, &remade, list)
+			if (!r->made)
+				ktp_remade_make(r, false);
+	}
+	/* loaded, verified and JITed with no lock held */
 	list_for_each_entry(r, &remade, list)
-		if (!r->made)
-			ktp_remade_make(r);
+		ktp_remade_make(r, true);
 
 	scoped_guard(mutex, &event_mutex) {
 		for_each_dyn_event(pos) {
@@ -1391,8 +1411,6 @@ static int ktp_module_coming(struct notifier_block *nb, unsigned long val,
 				ktp_warn_not_armed(tk, ret);
 		}
 	}
-	if (!list_empty(&remade))
-		mutex_unlock(&dyn_event_ops_mutex);
 	ktp_remade_free(&remade);
 	return NOTIFY_DONE;
 }

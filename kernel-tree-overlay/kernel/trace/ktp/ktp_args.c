@@ -326,6 +326,7 @@ static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
  * @cond_idx: the index in @argv of the condition, one word, 0 if none
  * @argc: how many words @argv has
  * @ctx: the parse context of the definition
+ * @load_later: leave the program unloaded, for ktp_prog_load()
  *
  * Compile the condition and the fetch arguments into the probe's program;
  * kprobe_events fetch arguments go to trace_probe.c; those that read a
@@ -336,7 +337,8 @@ static bool ktp_needs_prog(struct trace_ktp *tk, int nargs, bool cond)
  * Return: 0, or a negative errno with an error_log entry.
  */
 int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
-		   int cond_idx, int argc, struct traceprobe_parse_context *ctx)
+		   int cond_idx, int argc, struct traceprobe_parse_context *ctx,
+		   bool load_later)
 {
 	struct ktp_expr_env env = {
 		.name = trace_probe_name(&tk->tp),
@@ -407,7 +409,8 @@ int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
 	if (tk->kind && tk->kind->prog_ready)
 		tk->kind->prog_ready(tk, comp);
 
-	prog = ktp_compiler_finish(comp);
+	prog = load_later ? ktp_compiler_finish_unloaded(comp) :
+			    ktp_compiler_finish(comp);
 	comp = NULL;
 	if (IS_ERR(prog)) {
 		trace_probe_log_set_index(0);

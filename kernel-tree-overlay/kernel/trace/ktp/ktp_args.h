@@ -8,6 +8,7 @@
 #include "ktp_probe.h"
 
 int ktp_parse_args(struct trace_ktp *tk, int nargs, const char *argv[],
-		   int cond_idx, int argc, struct traceprobe_parse_context *ctx);
+		   int cond_idx, int argc, struct traceprobe_parse_context *ctx,
+		   bool load_later);
 
 #endif /* _KERNEL_TRACE_KTP_ARGS_H */

@@ -127,6 +127,8 @@ struct bpf_prog;
  *	       cache line a CPU (see ktp_prog_false_counts()), or NULL
  * @lits: string literals the program compares strings with
  * @nr_lits: number of @lits
+ * @unloaded: the compiler of a program made but not loaded yet (see
+ *	      ktp_compiler_finish_unloaded()), NULL once it is
  * @rcu: frees it after the kfuncs that found it by @id
  */
 struct ktp_prog {
@@ -142,6 +144,7 @@ struct ktp_prog {
 	struct bpf_map		*false_map;
 	char			**lits;
 	unsigned int		nr_lits;
+	struct ktp_compiler	*unloaded;
 	struct rcu_head		rcu;
 };
 

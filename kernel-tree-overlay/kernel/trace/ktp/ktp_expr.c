@@ -451,19 +451,20 @@ void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c)
 }
 
 /**
- * ktp_compiler_finish - make the program and free the compiler
- * @c: the compiler
+ * ktp_compiler_finish_unloaded - make the program, to load later
+ * @c: the compiler, which the program keeps until it is loaded
  *
- * The program is loaded through the BPF verifier and JIT-compiled as
- * bpf_jit_enable says (and blinded as bpf_jit_harden says); it runs in
- * the interpreter otherwise. With KTP_ENV_CHECK, there is none to make.
+ * The program as the compiler made it, and what its probe needs to know
+ * of it, but not yet through the BPF verifier and the JIT:
+ * ktp_prog_load() loads it (and may be called with no lock held that a
+ * caller of this held), or ktp_prog_free() frees it unloaded. With
+ * KTP_ENV_CHECK, there is none to make.
  *
  * Return: the program, NULL with KTP_ENV_CHECK, or an ERR_PTR(): -EPERM
  * with KTP_ENV_CHECK too, for a writer bpf() would not load it for.
  */
-struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
+struct ktp_prog *ktp_compiler_finish_unloaded(struct ktp_compiler *c)
 {
-	struct bpf_prog *fp;
 	struct ktp_prog *kp;
 	int err;
 
@@ -486,23 +487,45 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 	kp = kzalloc(sizeof(*kp), GFP_KERNEL);
 	if (!kp)
 		goto out;
-	fp = ktp_v_finish(c);
-	if (IS_ERR(fp)) {
-		err = PTR_ERR(fp);
-		kfree(kp);
-		goto out;
-	}
-	kp->prog = fp;
-	/* the program holds it, as it holds its false hits' */
-	if (c->id)
-		kp->self_map = ktp_v_self_map(c);
-	kp->false_map = ktp_v_take_false_map(c);
 	kp->on_record = c->env.flags & KTP_ENV_EVENT;
 	kp->run_inline = !(c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT)) &&
 			 !c->nr_entry_args;
 	kp->nr_vals = c->nr_vals;
 	kp->has_cond = c->has_cond;
 	kp->nr_entry_args = c->nr_entry_args;
+	kp->unloaded = c;
+	return kp;
+out:
+	ktp_compiler_destroy(c);
+	return ERR_PTR(err);
+}
+
+/**
+ * ktp_prog_load - load a program ktp_compiler_finish_unloaded() made
+ * @kp: the program
+ *
+ * The program is loaded through the BPF verifier and JIT-compiled as
+ * bpf_jit_enable says (and blinded as bpf_jit_harden says); it runs in
+ * the interpreter otherwise. Its compiler is freed either way.
+ *
+ * Return: 0, or a negative errno, with @kp left for ktp_prog_free().
+ */
+int ktp_prog_load(struct ktp_prog *kp)
+{
+	struct ktp_compiler *c = kp->unloaded;
+	struct bpf_prog *fp;
+
+	kp->unloaded = NULL;
+	fp = ktp_v_finish(c);
+	if (IS_ERR(fp)) {
+		ktp_compiler_destroy(c);
+		return PTR_ERR(fp);
+	}
+	kp->prog = fp;
+	/* the program holds it, as it holds its false hits' */
+	if (c->id)
+		kp->self_map = ktp_v_self_map(c);
+	kp->false_map = ktp_v_take_false_map(c);
 	kp->lits = c->lits;
 	kp->nr_lits = c->nr_lits;
 	c->lits = NULL;
@@ -514,10 +537,32 @@ struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
 		c->id = 0;
 	}
 	ktp_compiler_destroy(c);
+	return 0;
+}
+
+/**
+ * ktp_compiler_finish - make the program, load it and free the compiler
+ * @c: the compiler
+ *
+ * ktp_compiler_finish_unloaded(), then ktp_prog_load().
+ *
+ * Return: the program, NULL with KTP_ENV_CHECK, or an ERR_PTR(): -EPERM
+ * with KTP_ENV_CHECK too, for a writer bpf() would not load it for.
+ */
+struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c)
+{
+	struct ktp_prog *kp;
+	int err;
+
+	kp = ktp_compiler_finish_unloaded(c);
+	if (IS_ERR_OR_NULL(kp))
+		return kp;
+	err = ktp_prog_load(kp);
+	if (err) {
+		kfree(kp);
+		return ERR_PTR(err);
+	}
 	return kp;
-out:
-	ktp_compiler_destroy(c);
-	return ERR_PTR(err);
 }
 
 static void ktp_prog_free_rcu(struct rcu_head *rcu)
@@ -543,7 +588,9 @@ void ktp_prog_free(struct ktp_prog *kp)
 		return;
 	if (kp->id)
 		ktp_v_free_id(kp->id);
-	bpf_prog_put(kp->prog);
+	ktp_compiler_destroy(kp->unloaded);
+	if (kp->prog)
+		bpf_prog_put(kp->prog);
 	kp->prog = NULL;
 	if (kp->false_map)
 		bpf_map_put_with_uref(kp->false_map);

@@ -27,6 +27,8 @@ int ktp_compile_fetch_tpoint_arg(struct ktp_compiler *c, unsigned int num,
 				 unsigned int slot);
 void ktp_compiler_copy_tpoint_args(struct ktp_compiler *c);
 struct ktp_prog *ktp_compiler_finish(struct ktp_compiler *c);
+struct ktp_prog *ktp_compiler_finish_unloaded(struct ktp_compiler *c);
+int ktp_prog_load(struct ktp_prog *kp);
 void ktp_prog_free(struct ktp_prog *kp);
 
 #endif /* _KERNEL_TRACE_KTP_EXPR_H */

@@ -97,6 +97,7 @@ struct ktp_target {
 	int			mod_len;	/* of the "MOD:" KTP named */
 	void			*addr;		/* of a "p" probe on an address */
 	void			*ref;		/* @kind's, with a reference */
+	bool			load_later;	/* its program: ktp_prog_load() */
 };
 
 /**
