@@ -1279,29 +1279,54 @@ static int ktp_remade_add(struct list_head *list, struct trace_ktp *tk)
 	return 0;
 }
 
+/* What ktp_remade_enter() replaced, for ktp_remade_leave() */
+struct ktp_remade_saved {
+	const struct cred	*cred;
+	struct mem_cgroup	*memcg;
+};
+
 /*
- * As its definer, without event_mutex: make the probe again, its program
- * unloaded, or, with @load, load the program of what was made.
+ * Act as @r's definer: its credentials for the checks of the parser and
+ * of bpf, its memory cgroup charged, not the loading process's.
  */
-static void ktp_remade_make(struct ktp_remade *r, bool load)
+static void ktp_remade_enter(struct ktp_remade *r,
+			     struct ktp_remade_saved *saved)
 {
-	struct mem_cgroup *old_memcg;
-	const struct cred *old_cred;
+	saved->cred = override_creds(r->cred);
+	saved->memcg = set_active_memcg(r->memcg);
+}
+
+static void ktp_remade_leave(struct ktp_remade_saved *saved)
+{
+	set_active_memcg(saved->memcg);
+	revert_creds(saved->cred);
+}
+
+/* As its definer, with error_log's lock: make the probe again, unloaded */
+static void ktp_remade_make(struct ktp_remade *r)
+{
+	struct ktp_remade_saved saved;
+
+	ktp_remade_enter(r, &saved);
+	r->made = ktp_remake(r->argc, (const char **)r->argv);
+	ktp_remade_leave(&saved);
+}
+
+/* As its definer, with no lock held: verify and JIT what was made */
+static void ktp_remade_load(struct ktp_remade *r)
+{
+	struct ktp_remade_saved saved;
 	int ret;
 
-	old_cred = override_creds(r->cred);
-	old_memcg = set_active_memcg(r->memcg);
-	if (!load) {
-		r->made = ktp_remake(r->argc, (const char **)r->argv);
-	} else if (!IS_ERR_OR_NULL(r->made) && r->made->prog) {
-		ret = ktp_prog_load(r->made->prog);
-		if (ret) {
-			ktp_free(r->made);
-			r->made = ERR_PTR(ret);
-		}
+	if (IS_ERR_OR_NULL(r->made) || !r->made->prog)
+		return;
+	ktp_remade_enter(r, &saved);
+	ret = ktp_prog_load(r->made->prog);
+	ktp_remade_leave(&saved);
+	if (ret) {
+		ktp_free(r->made);
+		r->made = ERR_PTR(ret);
 	}
-	set_active_memcg(old_memcg);
-	revert_creds(old_cred);
 }
 
 /*
@@ -1393,11 +1418,11 @@ static int ktp_module_coming(struct notifier_block *nb, unsigned long val,
 		guard(mutex)(&dyn_event_ops_mutex);
 		list_for_each_entry(r, &remade, list)
 			if (!r->made)
-				ktp_remade_make(r, false);
+				ktp_remade_make(r);
 	}
 	/* loaded, verified and JITed with no lock held */
 	list_for_each_entry(r, &remade, list)
-		ktp_remade_make(r, true);
+		ktp_remade_load(r);
 
 	scoped_guard(mutex, &event_mutex) {
 		for_each_dyn_event(pos) {
