@@ -9,7 +9,7 @@
 H := harness
 SHELL := /bin/bash
 
-.PHONY: all deps tree series kernel initramfs run bench profile check check-debug static upstream-base refresh clean help
+.PHONY: all deps tree series kernel initramfs run bench profile check check-debug check-up static upstream-base refresh clean help
 
 all: help
 
@@ -19,6 +19,7 @@ help:
 	@echo "make bench   instructions each kind of probe adds to a syscall (QEMU -icount)"
 	@echo "make profile P=ROW [F=FUNC]  where a bench row's instructions go (gdb)"
 	@echo "make check-debug  only the debug-kernel part of make check (KASAN, kmemleak, lockdep...)"
+	@echo "make check-up  the patched kernel without CONFIG_SMP, on one CPU: KUnit and the module-free probe tests"
 	@echo "make upstream-base  run upstream's ftrace selftests on the unpatched base and keep the results"
 	@echo "make tree | series | kernel | initramfs | static | refresh | clean"
 
@@ -66,6 +67,11 @@ check:
 # Only the KASAN/kmemleak/lockdep/UBSAN kernel's part of check; after check.
 check-debug:
 	@$(H)/check-debug.sh
+
+# The kernel without CONFIG_SMP (harness/up-check.sh): a third build,
+# so not part of check.
+check-up: initramfs
+	@$(H)/up-check.sh
 
 # Upstream's ftrace selftests on the unpatched base, kept in
 # harness/upstream-base/ for make check (harness/upstream-base.sh).
