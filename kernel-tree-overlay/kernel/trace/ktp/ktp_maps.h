@@ -7,6 +7,7 @@
 #ifndef _KERNEL_TRACE_KTP_MAPS_H
 #define _KERNEL_TRACE_KTP_MAPS_H
 
+#include <linux/bpf_kern.h>
 #include <linux/cache.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
