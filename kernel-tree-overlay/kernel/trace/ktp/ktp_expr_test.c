@@ -9,6 +9,7 @@
 #include <kunit/test.h>
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
+#include <linux/filter.h>
 #include <linux/jiffies.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -2350,7 +2351,7 @@ static void ktp_expr_tpoint_test(struct kunit *test)
  * compare, a constant offset and a fetch take the pointer as it is, and
  * an integer operation on one copies its number (ktp_v_emit_number(),
  * the only store to KTP_V_SCRATCH). A member read goes through
- * bpf_rdonly_cast() to its struct, not to ktp_word, where the verifier
+ * bpf_rdonly_cast() to its struct, not to void, where the verifier
  * finds the member (not a bitfield's bytes). The verifier accepts each
  * program.
  */
@@ -2385,16 +2386,14 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 	};
 	struct btf *vmlinux = bpf_get_btf_vmlinux();
 	struct ktp_expr_error err = {};
-	s32 word, cast;
+	s32 cast;
 	struct ktp_compiler *c;
 	struct ktp_prog *kp;
 	const char *type;
 	int i, j, negs, numbers, typed;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(vmlinux));
-	word = btf_find_by_name_kind(vmlinux, "ktp_word", BTF_KIND_STRUCT);
 	cast = btf_find_by_name_kind(vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC);
-	KUNIT_ASSERT_GT(test, word, 0);
 	KUNIT_ASSERT_GT(test, cast, 0);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		c = ktp_compiler_create(&ktp_test_sched_switch);
@@ -2419,7 +2418,7 @@ static void ktp_expr_tpoint_ptr_test(struct kunit *test)
 				numbers++;
 			/* R2 = the type, then the call of bpf_rdonly_cast() */
 			if (j + 1 < c->len && insn->code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
-			    insn->dst_reg == BPF_REG_2 && insn->imm != word &&
+			    insn->dst_reg == BPF_REG_2 && insn->imm != 0 &&
 			    insn[1].code == (BPF_JMP | BPF_CALL) &&
 			    insn[1].src_reg == BPF_PSEUDO_KFUNC_CALL && insn[1].imm == cast)
 				typed++;
@@ -2562,6 +2561,114 @@ static void ktp_expr_verifier_refuses_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, prog, ERR_PTR(-EACCES));
 }
 
+/*
+ * What KTP reads through where it has no struct of vmlinux to cast to (a
+ * word, a string's first byte, a module's struct): bpf_rdonly_cast() to
+ * void. The verifier takes the cast, moves the pointer by an offset,
+ * also as 'scalar += pointer', and loads through it without a fault
+ * (below the kernel's addresses, a load reads 0); it does not decide a
+ * test of the pointer against NULL before the run, and refuses a store,
+ * a bitwise operation and a cast to a type that is neither a struct nor
+ * void. Each program, R0 = bpf_rdonly_cast(addr, type) as KTP's programs
+ * call it and then the case's instructions, is loaded as KTP loads a "p"
+ * probe's, and run.
+ */
+static void ktp_expr_void_cast_test(struct kunit *test)
+{
+	static u64 word = 0x1122334455667788ULL;
+	struct btf *vmlinux = bpf_get_btf_vmlinux();
+	s32 cast = btf_find_by_name_kind(vmlinux, "bpf_rdonly_cast",
+					 BTF_KIND_FUNC);
+	s32 int_id = btf_find_by_name_kind(vmlinux, "int", BTF_KIND_INT);
+	const struct {
+		const char	*what;
+		unsigned long	addr;
+		s32		type;
+		struct bpf_insn	insns[5];
+		u32		len;
+		int		err;
+		u32		ret;
+	} cases[] = {
+		{ .what = "a load where no kernel memory is", .len = 2, .insns = {
+			BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0x7fff),
+			BPF_EXIT_INSN() }, .ret = 0 },
+		{ .what = "a load from a variable", .addr = (unsigned long)&word,
+		  .len = 2, .insns = {
+			BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, 4),
+			BPF_EXIT_INSN() }, .ret = 0x11223344 },
+		{ .what = "a load at pointer + offset", .addr = (unsigned long)&word,
+		  .len = 3, .insns = {
+			BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 4),
+			BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, 0),
+			BPF_EXIT_INSN() }, .ret = 0x11223344 },
+		{ .what = "a load at offset + pointer", .addr = (unsigned long)&word,
+		  .len = 4, .insns = {
+			BPF_MOV64_IMM(BPF_REG_3, 4),
+			BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_0),
+			BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_3, 0),
+			BPF_EXIT_INSN() }, .ret = 0x11223344 },
+		{ .what = "a test against NULL", .len = 5, .insns = {
+			BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 2),
+			BPF_MOV64_IMM(BPF_REG_0, 2),
+			BPF_EXIT_INSN(),
+			BPF_MOV64_IMM(BPF_REG_0, 1),
+			BPF_EXIT_INSN() }, .ret = 1 },
+		{ .what = "a store", .addr = (unsigned long)&word, .err = -EACCES,
+		  .len = 3, .insns = {
+			BPF_ST_MEM(BPF_B, BPF_REG_0, 0, 0),
+			BPF_MOV64_IMM(BPF_REG_0, 0),
+			BPF_EXIT_INSN() } },
+		{ .what = "a bitwise operation", .addr = (unsigned long)&word,
+		  .err = -EACCES, .len = 3, .insns = {
+			BPF_ALU64_IMM(BPF_AND, BPF_REG_0, -8),
+			BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0),
+			BPF_EXIT_INSN() } },
+		{ .what = "a cast to int", .addr = (unsigned long)&word,
+		  .type = int_id, .err = -EINVAL, .len = 2, .insns = {
+			BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0),
+			BPF_EXIT_INSN() } },
+	};
+	struct pt_regs regs = {};
+	struct bpf_prog *prog;
+	u32 ret;
+	int i;
+
+	KUNIT_ASSERT_GT(test, cast, 0);
+	KUNIT_ASSERT_GT(test, int_id, 0);
+	/* a program that calls a kfunc is the JIT's */
+	ktp_test_jit(1);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct bpf_insn insns[4 + ARRAY_SIZE(cases[0].insns)] = {
+			BPF_LD_IMM64(BPF_REG_1, cases[i].addr),
+			BPF_MOV64_IMM(BPF_REG_2, cases[i].type),
+			BPF_RAW_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL,
+				     0, cast),
+		};
+
+		memcpy(insns + 4, cases[i].insns,
+		       cases[i].len * sizeof(cases[i].insns[0]));
+		prog = ktp_test_load(insns, 4 + cases[i].len, NULL);
+		if (cases[i].err) {
+			if (!IS_ERR(prog))
+				bpf_prog_put(prog);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, prog, ERR_PTR(cases[i].err),
+						"%s", cases[i].what);
+			continue;
+		}
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(prog), "%s: %ld",
+				       cases[i].what, PTR_ERR(prog));
+		if (IS_ERR(prog))
+			continue;
+		migrate_disable();
+		rcu_read_lock();
+		ret = bpf_prog_run(prog, &regs);
+		rcu_read_unlock();
+		migrate_enable();
+		KUNIT_EXPECT_EQ_MSG(test, ret, cases[i].ret, "%s", cases[i].what);
+		bpf_prog_put(prog);
+	}
+}
+
 static const int ktp_test_parts[KTP_TEST_PARTS] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
 static void ktp_test_fuzz_desc(const int *part, char *desc)
@@ -2596,6 +2703,7 @@ static struct kunit_case ktp_expr_test_cases[] = {
 	KUNIT_CASE(ktp_expr_btf_index_test),
 	KUNIT_CASE(ktp_expr_jit_off_at_load_test),
 	KUNIT_CASE(ktp_expr_verifier_refuses_test),
+	KUNIT_CASE(ktp_expr_void_cast_test),
 	KUNIT_CASE(ktp_expr_value_test),
 	KUNIT_CASE(ktp_expr_c_oracle_test),
 	KUNIT_CASE(ktp_expr_nofault_test),

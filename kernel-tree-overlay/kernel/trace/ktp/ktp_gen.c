@@ -7,8 +7,8 @@
  *
  * Kernel memory is read by an inline load from a bpf_rdonly_cast()
  * pointer (a nofault load under the JIT; to the struct the read is a
- * member of, where the verifier finds the member in it, see
- * ktp_v_read_type()) or by bpf_probe_read_kernel(), user memory by
+ * member of, where the verifier finds the member in it, else to void,
+ * see ktp_v_read_type()) or by bpf_probe_read_kernel(), user memory by
  * bpf_probe_read_user(). A "p", "r" or "e" program counts the reads
  * that faulted on its stack.
  */
@@ -466,9 +466,16 @@ void ktp_v_gen_reg(struct ktp_compiler *c, int off, int slot)
 }
 
 /*
+ * bpf_rdonly_cast()'s type for a pointer to no type: the verifier loads
+ * through it at any offset, and checks no load against a type
+ */
+#define KTP_BTF_VOID	0
+
+/*
  * R0 = bpf_rdonly_cast() of the address in @slot to the struct whose BTF
- * id is @type: a pointer the verifier loads through with a nofault load
- * under the JIT, and moves by any offset (it inlines the call)
+ * id is @type, or to void (KTP_BTF_VOID): a pointer the verifier loads
+ * through with a nofault load under the JIT, and moves by any offset (it
+ * inlines the call)
  */
 static void ktp_v_emit_cast(struct ktp_compiler *c, int slot, u32 type)
 {
@@ -501,8 +508,8 @@ static void ktp_v_emit_load(struct ktp_compiler *c, int bytes, bool sx,
  * sign-extended if @sx, else zero-extended: an inline nofault load under
  * the JIT, then (for a 0, which may be a fault, unless @may_fault is
  * false) the helper that says whether it faulted. @type: the BTF id of
- * the struct the load reads through; @ptr: the address may be a pointer
- * the verifier types (ktp_v_is_ptr()).
+ * the struct the load reads through, or KTP_BTF_VOID; @ptr: the address
+ * may be a pointer the verifier types (ktp_v_is_ptr()).
  */
 static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 			    int bytes, bool sx, bool user, bool may_fault,
@@ -519,7 +526,7 @@ static void ktp_v_emit_read(struct ktp_compiler *c, int slot, s16 off,
 	}
 	if (ptr && off) {
 		/* one that may be NULL takes no offset: the cast's does */
-		ktp_v_emit_cast(c, slot, ktp_v_btf_ids[KTP_BTF_WORD]);
+		ktp_v_emit_cast(c, slot, KTP_BTF_VOID);
 		ktp_emit(c, BPF_MOV64_REG(BPF_REG_3, BPF_REG_0));
 	} else {
 		ktp_load_into(c, slot, BPF_REG_3);
@@ -617,8 +624,9 @@ static const struct ktp_node *ktp_v_read_addr(struct ktp_compiler *c,
  * types and the verifier finds a member there (btf_struct_access(), the
  * check of its loads through a BTF pointer: a union's first member, a
  * bitfield's bytes, or an offset past the struct may not be one); else
- * ktp_word. bpf_rdonly_cast() takes vmlinux's structs only. *@ptr, if
- * @ptr is not NULL: the verifier types the value read as a pointer too.
+ * void. bpf_rdonly_cast() takes vmlinux's structs only: a module's
+ * struct is read through void. *@ptr, if @ptr is not NULL: the verifier
+ * types the value read as a pointer too.
  */
 static u32 ktp_v_read_type(struct ktp_compiler *c, const struct ktp_node *n,
 			   const struct ktp_node *addr, s16 off, bool *ptr)
@@ -634,16 +642,16 @@ static u32 ktp_v_read_type(struct ktp_compiler *c, const struct ktp_node *n,
 	if (!c->jit || n->param & KTP_READ_USER || !(n->tflags & KTP_N_BTF) ||
 	    !(addr->tflags & KTP_N_BTF) || addr->nptr != 1 || !c->btf ||
 	    btf_is_module(c->btf))
-		return ktp_v_btf_ids[KTP_BTF_WORD];
+		return KTP_BTF_VOID;
 	t = btf_type_skip_modifiers(c->btf, addr->btf_id, &id);
 	if (!t || !btf_type_is_struct(t))
-		return ktp_v_btf_ids[KTP_BTF_WORD];
+		return KTP_BTF_VOID;
 	reg.btf = c->btf;
 	reg.btf_id = id;
 	ret = btf_struct_access(NULL, &reg, off, n->param & KTP_T_SIZE,
 				BPF_READ, &next_id, &flag, NULL);
 	if (ret < 0)
-		return ktp_v_btf_ids[KTP_BTF_WORD];
+		return KTP_BTF_VOID;
 	if (ptr)
 		*ptr = ret == PTR_TO_BTF_ID;
 	return id;
@@ -688,7 +696,7 @@ void ktp_v_gen_read(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	 * points to.
 	 */
 	if (addr->op == KTP_OP_CURRENT && !ptr &&
-	    type != ktp_v_btf_ids[KTP_BTF_WORD]) {
+	    type != KTP_BTF_VOID) {
 		ktp_v_call_helper(c, BPF_FUNC_get_current_task_btf);
 		ktp_v_emit_load(c, bytes, sx, BPF_REG_0, BPF_REG_0, off);
 		ktp_store(c, slot, BPF_REG_0);
@@ -928,7 +936,7 @@ void ktp_v_gen_arg(struct ktp_compiler *c, const struct ktp_node *n, int slot)
 	ktp_store(c, slot, BPF_REG_0);
 	/* a user-space probe's function has its arguments on the user's stack */
 	ktp_v_emit_read(c, slot, 0, 8, false, c->env.flags & KTP_ENV_USER,
-			true, ktp_v_btf_ids[KTP_BTF_WORD], false);
+			true, KTP_BTF_VOID, false);
 	ktp_store(c, slot, BPF_REG_0);
 }
 
@@ -950,7 +958,7 @@ static int ktp_v_emit_first_byte(struct ktp_compiler *c,
 	if (!c->jit || n->param & KTP_STR_USER || !lit[0] ||
 	    (how == KTP_STR_GLOB && strchr("*?[\\", lit[0])))
 		return -1;
-	ktp_v_emit_cast(c, slot, ktp_v_btf_ids[KTP_BTF_WORD]);
+	ktp_v_emit_cast(c, slot, KTP_BTF_VOID);
 	ktp_emit(c, BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_0, 0));
 	zero = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 	same = ktp_jump(c, BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, (u8)lit[0], 0));

@@ -21,15 +21,6 @@
 #include "ktp_kfunc.h"
 #include "ktp_maps.h"
 
-/*
- * What an inline read with no struct to read a member of reads through:
- * bpf_rdonly_cast() needs a struct, and a read through this one may be at
- * any offset a load has room for (see ktp_v_gen_read()).
- */
-struct ktp_word {
-	u8	bytes[S16_MAX + sizeof(u64)];
-};
-
 /* The programs that name themselves to KTP's kfuncs (ktp_prog_by_id()) */
 struct ktp_id_table __rcu *ktp_id_table;
 static DEFINE_IDA(ktp_id_slots);
@@ -225,7 +216,6 @@ BTF_KFUNCS_END(ktp_kfunc_ids)
 BTF_ID_LIST_GLOBAL(ktp_v_btf_ids, KTP_NR_BTF_IDS)
 BTF_ID(func, ktp_strcmp)
 BTF_ID(func, bpf_rdonly_cast)
-BTF_ID(struct, ktp_word)
 BTF_ID(func, ktp_user_read_faulted)
 
 static int ktp_v_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id);
@@ -265,7 +255,6 @@ static int __init ktp_kfunc_init(void)
 {
 	int err;
 
-	BTF_TYPE_EMIT(struct ktp_word);
 	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_KPROBE, &ktp_kfunc_set);
 	/* tracepoint and BTF raw tracepoint programs: "e" and "t" probes */
 	return err ?: register_btf_kfunc_id_set(BPF_PROG_TYPE_TRACING,

@@ -98,11 +98,10 @@ static __always_inline void ktp_note_user_fault(unsigned long addr,
 	}
 }
 
-/* What programs call and cast to, by BTF id: ktp_v_btf_ids[] */
+/* What programs call, by BTF id: ktp_v_btf_ids[] */
 enum {
 	KTP_BTF_STRCMP,			/* ktp_strcmp() */
 	KTP_BTF_RDONLY_CAST,		/* bpf_rdonly_cast() */
-	KTP_BTF_WORD,			/* struct ktp_word */
 	KTP_BTF_USER_READ_FAULTED,	/* ktp_user_read_faulted() */
 	KTP_NR_BTF_IDS
 };
