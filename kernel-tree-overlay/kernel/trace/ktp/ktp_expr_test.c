@@ -329,6 +329,8 @@ static const struct ktp_value_case ktp_value_cases[] = {
 	{ "$stack", 0 },			/* replaced by the test */
 	{ "$stack2", 1002 },
 	{ "$arg7", 1001 },			/* above the return address */
+	{ "@ktp_oracle_data", -1234567890123ULL }, /* symbols: .kunitconfig */
+	{ "@ktp_oracle_data+8 + 1", 0xfedcba9876543211ULL },
 	{ "+16($stack)", 1002 },
 	{ "-8(+16($stack))", 0, 1 },		/* 1002 - 8: faults */
 	{ "%bx < 0", 0 },			/* registers are unsigned */
@@ -390,6 +392,22 @@ static void ktp_expr_value_test(struct kunit *test)
 					    jit ? "jit" : "interp", vc->src);
 		}
 	}
+}
+
+/* An error of a term trace_probe.c parses at a function's entry */
+static bool ktp_is_fetch_var_error(int code)
+{
+	switch (code) {
+	case TP_ERR_BAD_VAR:
+	case TP_ERR_BAD_REG_NAME:
+	case TP_ERR_RETVAL_ON_PROBE:
+	case TP_ERR_BAD_ARG_NUM:
+	case TP_ERR_BAD_STACK_NUM:
+	case TP_ERR_BAD_MEM_ADDR:
+	case TP_ERR_FILE_ON_KPROBE:
+		return true;
+	}
+	return false;
 }
 
 /* ---- the C compiler as the oracle ---- */
@@ -1299,6 +1317,8 @@ struct ktp_error_case {
 };
 
 #define KTP_ERR(src, pos, code) { src, pos, TP_ERR_KTP_EXPR_##code }
+/* an error of a term trace_probe.c parses, as in a fetch argument */
+#define TP_ERR(src, pos, code) { src, pos, TP_ERR_##code }
 
 static const struct ktp_error_case ktp_error_cases[] = {
 	KTP_ERR("", 0, SYNTAX),
@@ -1312,11 +1332,15 @@ static const struct ktp_error_case ktp_error_cases[] = {
 	KTP_ERR("1 + 08", 4, NUMBER),
 	KTP_ERR("99999999999999999999", 0, NUMBER),
 	KTP_ERR("'ab'", 0, NUMBER),
-	KTP_ERR("$nosuch", 0, UNKNOWN),
-	KTP_ERR("1 + %nosuch", 4, UNKNOWN),
+	TP_ERR("$nosuch", 0, BAD_VAR),
+	TP_ERR("1 + %nosuch", 4, BAD_REG_NAME),
+	TP_ERR("$retval", 0, RETVAL_ON_PROBE),	/* an entry probe */
+	TP_ERR("$arg0 + 1", 0, BAD_ARG_NUM),
+	TP_ERR("1 + $stack1x", 4, BAD_VAR),
+	TP_ERR("@0x10+8", 0, BAD_MEM_ADDR),	/* no offset after an address */
+	TP_ERR("@+16", 0, FILE_ON_KPROBE),
 	KTP_ERR("@no_such_symbol_ktp", 0, UNKNOWN),
 	KTP_ERR("no_such_global_ktp", 0, UNKNOWN),
-	KTP_ERR("$retval", 0, NOT_HERE),	/* an entry probe */
 	KTP_ERR("$comm == 1", 6, STRING),
 	KTP_ERR("$comm + 1", 6, STRING),
 	KTP_ERR("\"a\" == \"b\"", 4, STRING),
@@ -1793,10 +1817,14 @@ static void ktp_expr_fuzz_test(struct kunit *test)
 		case -EINVAL:
 			KUNIT_ASSERT_GE_MSG(test, err.pos, 0, "%s", src);
 			KUNIT_ASSERT_LE_MSG(test, err.pos, len, "%s", src);
-			/* KTP's messages, and probe events' for BTF */
+			/*
+			 * KTP's messages, and probe events' for BTF and for
+			 * the terms trace_probe.c parses
+			 */
 			if (err.code != TP_ERR_NO_PTR_STRCT &&
 			    err.code != TP_ERR_NO_BTF_FIELD &&
-			    err.code != TP_ERR_NON_UNIQ_SYMBOL) {
+			    err.code != TP_ERR_NON_UNIQ_SYMBOL &&
+			    !ktp_is_fetch_var_error(err.code)) {
 				KUNIT_ASSERT_GE_MSG(test, err.code, TP_ERR_KTP_EXPR_SYNTAX,
 						    "%s", src);
 				KUNIT_ASSERT_LE_MSG(test, err.code, TP_ERR_KTP_EXPR_STR_LONG,

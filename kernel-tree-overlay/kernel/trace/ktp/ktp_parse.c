@@ -71,19 +71,6 @@ static struct ktp_node *ktp_read_node(struct ktp_compiler *c,
 	return n;
 }
 
-/* The field @name of @event's own fields (not the common ones), or NULL */
-static struct ftrace_event_field *ktp_event_field(struct trace_event_call *event,
-						  const char *name)
-{
-	struct ftrace_event_field *field;
-
-	list_for_each_entry(field, trace_get_fields(event), link) {
-		if (!strcmp(field->name, name))
-			return field;
-	}
-	return NULL;
-}
-
 /*
  * Can the program read @field from the record, its context? The verifier
  * lets a tracepoint program read only aligned values of the record's
@@ -131,28 +118,26 @@ static struct ktp_node *ktp_parse_field(struct ktp_compiler *c,
 
 /* $stack, the stack pointer; $stackN, the word at $stack + 8 * N */
 static struct ktp_node *ktp_parse_stack(struct ktp_compiler *c,
-					const char *name, const char *at)
+					const struct fetch_insn *code,
+					const char *at)
 {
 	struct ktp_node *n, *sum;
-	unsigned int num;
 
 	/* a tracepoint probe has its arguments, not the registers */
 	if (c->env.flags & KTP_ENV_TPOINT || ktp_sp_offset() < 0)
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
-	if (!strcmp(name, "stack"))
-		return ktp_node(c, KTP_OP_STACKP, KTP_T_U64, at);
-	if (kstrtouint(name + 5, 10, &num) || num >= PAGE_SIZE / 8)
-		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
 	n = ktp_node(c, KTP_OP_STACKP, KTP_T_U64, at);
-	if (n)
-		n = ktp_read_node(c, ktp_fold(c, n), KTP_T_U64, false, at);
+	if (!n || code->op == FETCH_OP_STACKP)
+		return n;
+	n = ktp_read_node(c, ktp_fold(c, n), KTP_T_U64, false, at);
 	if (!n)
 		return NULL;
 	sum = ktp_node(c, KTP_OP_ADD, KTP_T_U64, at);
 	if (!sum)
 		return NULL;
 	sum->l = n->l;
-	sum->r = ktp_const(c, num * sizeof(unsigned long), KTP_T_S64, at);
+	sum->r = ktp_const(c, (u64)code->param * sizeof(unsigned long),
+			   KTP_T_S64, at);
 	if (!sum->r)
 		return NULL;
 	n->l = sum;
@@ -173,6 +158,9 @@ static struct ktp_node *ktp_parse_arg(struct ktp_compiler *c,
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
 	if ((c->env.flags & KTP_ENV_TPOINT) && num > c->env.nr_args)
 		return ERR_PTR(ktp_fail(c, at, TP_ERR_BAD_ARG_NUM));
+	/* an "r" probe saves its $argN in ktp_area, which has room for so many */
+	if ((c->env.flags & KTP_ENV_RETURN) && num > PAGE_SIZE / 8)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_BAD_ARG_NUM));
 	/* at a function's entry: where the architecture finds it */
 	if (!(c->env.flags & (KTP_ENV_RETURN | KTP_ENV_TPOINT)) &&
 	    ktp_arg_reg_offset(num) < 0 && ktp_arg_stack_offset(num) < 0)
@@ -186,101 +174,120 @@ static struct ktp_node *ktp_parse_arg(struct ktp_compiler *c,
 	return ktp_btf_arg(c, n);
 }
 
-/* $NAME: a field of the event, $comm, $retval, $stack[N] or $argN */
-static struct ktp_node *ktp_parse_var_name(struct ktp_compiler *c,
-					   const char *name, const char *at)
+/* $retval, typed by the function's BTF prototype */
+static struct ktp_node *ktp_parse_retval(struct ktp_compiler *c,
+					 const char *at)
 {
-	struct ftrace_event_field *field = NULL;
-	unsigned int num;
-
-	/*
-	 * As in fetch arguments (trace_probe.c): in a probe on an event, a
-	 * field of the name first; $comm is current->comm only if the event
-	 * has no field "comm".
-	 */
-	if (c->env.flags & KTP_ENV_EVENT)
-		field = ktp_event_field(c->env.event, name);
-	if (!field && (!strcmp(name, "comm") || !strcmp(name, "COMM")))
-		return ktp_node(c, KTP_OP_COMM, KTP_T_STR, at);
-	if (field)
-		return ktp_parse_field(c, field, at);
-	if (c->env.flags & KTP_ENV_EVENT)
-		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
-
-	if (!strcmp(name, "retval")) {
-		struct ktp_node *n;
-
-		if (!(c->env.flags & KTP_ENV_RETURN))
-			return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
-		if (ktp_retval_offset() < 0)
-			return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
-		n = ktp_node(c, KTP_OP_REG, KTP_T_U64, at);
-		if (!n)
-			return NULL;
-		n->param = ktp_retval_offset();
-		return ktp_btf_retval(c, n);
-	}
-	if (str_has_prefix(name, "stack"))
-		return ktp_parse_stack(c, name, at);
-	if (str_has_prefix(name, "arg") && !kstrtouint(name + 3, 10, &num) &&
-	    num >= 1 && num <= PAGE_SIZE / 8)
-		return ktp_parse_arg(c, num, at);
-	return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN));
-}
-
-static noinline_for_stack struct ktp_node *ktp_parse_var(struct ktp_compiler *c)
-{
-	const char *at = c->tok_start;
-	int len = c->tok_len - 1;
-	char name[MAX_EVENT_NAME_LEN];
 	struct ktp_node *n;
 
-	if (len >= sizeof(name)) {
-		ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
+	if (!(c->env.flags & KTP_ENV_RETURN) || ktp_retval_offset() < 0)
+		return ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	n = ktp_node(c, KTP_OP_REG, KTP_T_U64, at);
+	if (!n)
+		return NULL;
+	n->param = ktp_retval_offset();
+	return ktp_btf_retval(c, n);
+}
+
+/*
+ * The flags trace_probe.c parses the probe's fetch arguments with, for
+ * its terms in an expression. A user-space probe's $argN at the entry
+ * are the registers of the C calling convention, as for its fetch
+ * arguments (ktp_uprobe_arg_flags()).
+ */
+static unsigned int ktp_tparg_flags(const struct ktp_expr_env *env)
+{
+	if (env->flags & KTP_ENV_EVENT)
+		return TPARG_FL_KERNEL | TPARG_FL_TEVENT;
+	if (env->flags & KTP_ENV_TPOINT)
+		return TPARG_FL_KERNEL | TPARG_FL_FENTRY | TPARG_FL_FPROBE;
+	if (env->flags & KTP_ENV_FENTRY)
+		return TPARG_FL_KERNEL | TPARG_FL_FENTRY;
+	return (env->flags & KTP_ENV_USER ? TPARG_FL_USER : TPARG_FL_KERNEL) |
+	       (env->flags & KTP_ENV_RETURN ? TPARG_FL_RETURN : 0);
+}
+
+/*
+ * A term of a fetch argument: "$NAME", "%REG", "@ADDR" or
+ * "@SYM[+|-OFFS]". trace_probe.c says what it is, and whether the probe
+ * has it, as it does for a fetch argument; the node is the value the
+ * probe's program reads there.
+ */
+static noinline_for_stack struct ktp_node *ktp_parse_fetch_var(struct ktp_compiler *c)
+{
+	struct traceprobe_parse_context ctx = {
+		.event = c->env.event,
+		.flags = ktp_tparg_flags(&c->env),
+	};
+	const char *at = c->tok_start;
+	struct fetch_insn code[3] = {};
+	struct ktp_node *n;
+	int ret, err;
+	char *term;
+
+	/* a user-space probe reads user memory: not the kernel's symbols */
+	if (c->tok == KTP_TOK_SYM && (c->env.flags & KTP_ENV_USER)) {
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE);
 		return NULL;
 	}
-	memcpy(name, at + 1, len);
-	name[len] = '\0';
-	n = ktp_parse_var_name(c, name, at);
+	term = kmemdup_nul(at, c->tok_len, GFP_KERNEL);
+	if (!term) {
+		c->error = -ENOMEM;
+		return NULL;
+	}
+	ret = traceprobe_parse_fetch_var(term, code, &ctx, &err);
+	kfree(term);
+	if (ret == -ENOMEM)
+		c->error = -ENOMEM;
+	else if (ret == -EINVAL)
+		ktp_fail(c, at, err);
+	else if (ret)
+		ktp_fail(c, at, TP_ERR_KTP_EXPR_UNKNOWN);
+	if (ret)
+		return NULL;
+
+	switch (code[0].op) {
+	case FETCH_OP_TP_ARG:
+		n = ktp_parse_field(c, code[0].data, at);
+		break;
+	case FETCH_OP_COMM:
+		n = ktp_node(c, KTP_OP_COMM, KTP_T_STR, at);
+		break;
+	case FETCH_OP_RETVAL:
+		n = ktp_parse_retval(c, at);
+		break;
+	case FETCH_OP_STACKP:
+	case FETCH_OP_STACK:
+		n = ktp_parse_stack(c, code, at);
+		break;
+	case FETCH_OP_ARG:
+		n = ktp_parse_arg(c, code[0].param + 1, at);
+		break;
+	case FETCH_OP_REG:
+		n = ktp_node(c, KTP_OP_REG, KTP_T_U64, at);
+		if (n)
+			n->param = code[0].param;
+		break;
+	case FETCH_OP_IMM:
+		/* then FETCH_OP_DEREF: the u64 in memory there */
+		n = ktp_const(c, code[0].immediate + code[1].offset,
+			      KTP_T_U64, at);
+		if (n)
+			n = ktp_read_node(c, n, KTP_T_U64, false, at);
+		break;
+	default:
+		n = ERR_PTR(ktp_fail(c, at, TP_ERR_KTP_EXPR_NOT_HERE));
+	}
 	if (IS_ERR_OR_NULL(n) || ktp_next(c))
 		return NULL;
 	return n;
 }
 
-static struct ktp_node *ktp_parse_reg(struct ktp_compiler *c)
-{
-	char buf[16];
-	int len = c->tok_len - 1, off;
-	struct ktp_node *n;
-
-	if (c->env.flags & (KTP_ENV_EVENT | KTP_ENV_TPOINT)) {
-		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_NOT_HERE);
-		return NULL;
-	}
-	if (len >= sizeof(buf)) {
-		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
-		return NULL;
-	}
-	memcpy(buf, c->tok_start + 1, len);
-	buf[len] = '\0';
-	off = regs_query_register_offset(buf);
-	if (off < 0) {
-		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
-		return NULL;
-	}
-	n = ktp_node(c, KTP_OP_REG, KTP_T_U64, c->tok_start);
-	if (n)
-		n->param = off;
-	if (n && ktp_next(c))
-		return NULL;
-	return n;
-}
-
 /*
- * The address of a kernel symbol, @len characters at @name; 0 if none.
- * With @unique, also 0 where more than one symbol has the name, and
- * *@unique then false: which of them the expression meant, nobody could
- * tell (kprobe events refuse such a symbol as a probe's target).
+ * The address of a kernel symbol, @len characters at @name; 0 if none,
+ * or where more than one symbol has the name, and *@unique then false:
+ * which of them the expression meant, nobody could tell (kprobe events
+ * refuse such a symbol as a probe's target).
  */
 static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 {
@@ -292,59 +299,9 @@ static unsigned long ktp_lookup(const char *name, int len, bool *unique)
 		return 0;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	if (!unique)
-		return kallsyms_lookup_name(buf);
 	ret = trace_probe_lookup_unique(buf, &addr);
 	*unique = ret != -EADDRNOTAVAIL;
 	return ret ? 0 : addr;
-}
-
-/* @SYM[+|-OFFS] or @ADDR: the u64 in memory there */
-static noinline_for_stack struct ktp_node *ktp_parse_sym(struct ktp_compiler *c)
-{
-	const char *s = c->tok_start + 1, *end = c->tok_start + c->tok_len;
-	const char *sign = s;
-	unsigned long addr;
-	long offs = 0;
-	char buf[24];
-	struct ktp_node *n;
-
-	/* a user-space probe reads user memory: not the kernel's symbols */
-	if (c->env.flags & KTP_ENV_USER) {
-		ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_NOT_HERE);
-		return NULL;
-	}
-	while (sign < end && *sign != '+' && *sign != '-')
-		sign++;
-	if (sign < end) {
-		if (end - sign >= sizeof(buf))
-			goto bad;
-		memcpy(buf, sign, end - sign);
-		buf[end - sign] = '\0';
-		if (kstrtol(buf, 0, &offs))
-			goto bad;
-	}
-	if (isdigit(*s)) {
-		if (sign - s >= sizeof(buf))
-			goto bad;
-		memcpy(buf, s, sign - s);
-		buf[sign - s] = '\0';
-		if (kstrtoul(buf, 0, &addr))
-			goto bad;
-	} else {
-		addr = ktp_lookup(s, sign - s, NULL);
-		if (!addr)
-			goto bad;
-	}
-	n = ktp_const(c, addr + offs, KTP_T_U64, c->tok_start);
-	if (n)
-		n = ktp_read_node(c, n, KTP_T_U64, false, c->tok_start);
-	if (n && ktp_next(c))
-		return NULL;
-	return n;
-bad:
-	ktp_fail(c, c->tok_start, TP_ERR_KTP_EXPR_UNKNOWN);
-	return NULL;
 }
 
 /*
@@ -602,11 +559,9 @@ static struct ktp_node *ktp_parse_primary(struct ktp_compiler *c)
 	case KTP_TOK_STR:
 		return ktp_parse_strlit(c);
 	case KTP_TOK_VAR:
-		return ktp_parse_var(c);
 	case KTP_TOK_REG:
-		return ktp_parse_reg(c);
 	case KTP_TOK_SYM:
-		return ktp_parse_sym(c);
+		return ktp_parse_fetch_var(c);
 	case KTP_TOK_IDENT:
 		return ktp_parse_name(c);
 	case '(':
