@@ -188,7 +188,7 @@ def main():
     u, p = read_log(a.unpatched), read_log(a.patched)
     tg = targets(u, p)
 
-    print("make bench, %s, Linux %s: guest instructions under QEMU -icount shift=0"
+    print("make bench, %s, Linux %s: guest instructions under QEMU -icount shift=0,sleep=off"
           % (a.date, a.version))
     print("(1 CPU; +N: added to one getppid() of the same kernel, or to the call, read, or")
     print(" context switch of the row above its group; '-': not run on that kernel)")
