@@ -44,11 +44,9 @@ bench_boot() {
 	local log=$LOGS/bench-$1-console.log
 
 	say "benchmark on the $1 kernel (QEMU -icount shift=0,sleep=off)"
-	# sleep=off: while the guest idles, its clock jumps to the next timer
-	# instead of following the host's (QEMU's default, sleep=on), so that
-	# a row timed across an idle wait counts the same on every host (the
-	# module load with 50 "t" probes: 32.6 M, and 90.8 M on a slower host
-	# with sleep=on)
+	# sleep=off: while the guest idles, its clock jumps to its next timer
+	# instead of following the host's clock (QEMU's default, sleep=on),
+	# so that no row timed across an idle wait can take the host's time
 	timeout -k 10 1800 qemu-system-x86_64 -accel tcg,thread=single -icount shift=0,sleep=off \
 		-cpu max -smp 1 -m 1G -kernel "$BUILD/bench/bzImage-$1" \
 		-initrd "$BUILD/bench/initramfs.cpio" -no-reboot -display none -monitor none \
