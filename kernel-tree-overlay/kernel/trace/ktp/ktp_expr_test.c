@@ -1340,6 +1340,7 @@ static const struct ktp_error_case ktp_error_cases[] = {
 	TP_ERR("@0x10+8", 0, BAD_MEM_ADDR),	/* no offset after an address */
 	TP_ERR("@+16", 0, FILE_ON_KPROBE),
 	KTP_ERR("@no_such_symbol_ktp", 0, UNKNOWN),
+	KTP_ERR("1 + @ktp_oracle_data+8x", 4, UNKNOWN),	/* no offset */
 	KTP_ERR("no_such_global_ktp", 0, UNKNOWN),
 	KTP_ERR("$comm == 1", 6, STRING),
 	KTP_ERR("$comm + 1", 6, STRING),
